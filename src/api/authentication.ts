@@ -1,0 +1,93 @@
+/**
+ * HTTP Basic authentication (`email:api_key`) and `POST /fetch_api_key`. Keys are compared
+ * in constant time; a wrong password takes as long, and says as much, whether or not the user
+ * exists.
+ */
+import { ApiError } from '../domain/errors.js';
+import { secretsEqual, verifyPassword } from '../domain/credentials.js';
+import { isValidEmail, type UserRecord } from '../domain/users.js';
+import { RateLimiter, rateLimitHit } from '../http/rate-limit.js';
+import type { Services } from '../services.js';
+import type { ApiRoute } from './route.js';
+
+const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
+const NOT_LOGGED_IN = 'Not logged in: API authentication or user session required';
+
+export function unauthorized(): ApiError {
+  return new ApiError('UNAUTHORIZED', NOT_LOGGED_IN, 401, {}, { 'WWW-Authenticate': 'Basic realm="zulip"' });
+}
+
+/** Decoded `Authorization` headers, so that a client's repeated header is decoded once. */
+class CredentialCache {
+  private readonly entries = new Map<string, { email: string; key: string }>();
+  constructor(private readonly capacity = 10000) {}
+
+  decode(header: string): { email: string; key: string } {
+    const cached = this.entries.get(header);
+    if (cached) return cached;
+    const parts = header.trim().split(/\s+/);
+    if (parts.length !== 2) throw malformedHeader();
+    if (parts[0].toLowerCase() !== 'basic') throw new ApiError('BAD_REQUEST', 'This endpoint requires HTTP basic authentication.');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(parts[1])) throw malformedHeader();
+    const fields = Buffer.from(parts[1], 'base64').toString('utf8').split(':');
+    if (fields.length !== 2) throw malformedHeader();
+    const credentials = { email: fields[0].trim(), key: fields[1].trim() };
+    if (this.entries.size >= this.capacity) this.entries.clear();
+    this.entries.set(header, credentials);
+    return credentials;
+  }
+}
+
+const malformedHeader = () => new ApiError('UNAUTHORIZED', 'Invalid authorization header for basic auth', 401);
+
+export function basicAuthenticator(services: Services): (authorization: string) => UserRecord {
+  const cache = new CredentialCache();
+  return (authorization) => {
+    if (authorization === '') throw unauthorized();
+    const credentials = cache.decode(authorization);
+    if (!API_KEY_FORMAT.test(credentials.key)) throw new ApiError('INVALID_API_KEY', 'Malformed API key', 401);
+    const { org } = services;
+    const user = org.users.byEmail(credentials.email);
+    if (!user || !secretsEqual(credentials.key, user.apiKey)) throw new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
+    if (org.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+    if (!user.isActive) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+    return user;
+  };
+}
+
+export function authRoutes(services: Services): ApiRoute[] {
+  // Zulip's authenticate_by_username rule: 5 failed attempts per username per 30 minutes.
+  const failures = new RateLimiter({ max: 5, windowSeconds: 1800 }, () => services.clock.now() / 1000);
+  return [
+    {
+      method: 'POST',
+      path: '/fetch_api_key',
+      schema: 'fetch-api-key',
+      auth: 'none',
+      handler: async ({ params }) => {
+        const username = (params.username as string).trim();
+        const password = params.password as string;
+        if (!isValidEmail(username)) throw new ApiError('BAD_REQUEST', 'Enter a valid email address.');
+        if (services.config.rateLimit) {
+          const state = failures.peek(username);
+          if (!state.allowed) {
+            throw rateLimitHit(state.retryAfter);
+          }
+        }
+        const { org } = services;
+        const user = org.users.byEmail(username);
+        // As Zulip: a deactivated account or organization is reported whatever the password.
+        if (user && !user.isActive) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+        if (user && org.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+        const ok = password !== '' && (await verifyPassword(password, user && !user.isBot ? user.passwordHash : null));
+        if (!ok || !user) {
+          if (services.config.rateLimit) failures.hit(username);
+          throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+        }
+        failures.reset(username);
+        const current = org.users.get(user.id)!;
+        return { api_key: current.apiKey, email: current.deliveryEmail, user_id: current.id };
+      },
+    },
+  ];
+}

@@ -1,0 +1,82 @@
+/**
+ * First start: on an empty data directory, create the organization — the demo one with
+ * PARLEY_DEMO=1, otherwise an empty one with an owner whose credentials are printed once.
+ * Later starts load the organization that is there.
+ */
+import type { Config } from './config.js';
+import { createAccount, createOrganization } from './api/accounts.js';
+import { generatePassword, hashPassword } from './domain/credentials.js';
+import { Role } from './domain/roles.js';
+import { DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
+import type { Counters } from './store/counters.js';
+import type { Database } from './store/database.js';
+import { prefixRange, serverKeys } from './store/keys.js';
+import { Organization } from './store/organization.js';
+import { Transaction } from './store/transaction.js';
+
+export async function firstRealmId(db: Database): Promise<number | undefined> {
+  for await (const [, entry] of db.scan<{ id: number }>(prefixRange(serverKeys.realmIndexPrefix), { limit: 1 })) return entry.id;
+  return undefined;
+}
+
+export interface Bootstrapped {
+  org: Organization;
+  created: boolean;
+}
+
+export async function loadOrCreateOrganization(
+  db: Database,
+  counters: Counters,
+  config: Config,
+  nowMs: number,
+  print: (line: string) => void,
+): Promise<Bootstrapped> {
+  const existing = await firstRealmId(db);
+  if (existing !== undefined) {
+    const org = await Organization.load(db, existing, config.externalUrl);
+    if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);
+    return { org, created: false };
+  }
+  const tx = new Transaction();
+  if (config.demo) {
+    const org = createOrganization(counters, tx, { name: DEMO_ORGANIZATION_NAME, url: config.externalUrl, nowMs });
+    // Hash in parallel (scrypt runs on the thread pool), then create in order so ids follow the list.
+    const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
+    for (const [i, u] of DEMO_USERS.entries()) {
+      await createAccount(org, counters, tx, { email: u.email, fullName: u.fullName, role: u.role, passwordHash: hashes[i], nowMs });
+    }
+    await createAccount(org, counters, tx, {
+      email: NOTIFICATION_BOT.email,
+      fullName: NOTIFICATION_BOT.fullName,
+      role: Role.MEMBER,
+      isBot: true,
+      botType: 1,
+      isSystemBot: true,
+      nowMs,
+    });
+    await db.commit(tx.seal());
+    print(`Created the demo organization '${DEMO_ORGANIZATION_NAME}'; every user's password is '${DEMO_PASSWORD}'.`);
+    return { org, created: true };
+  }
+  const org = createOrganization(counters, tx, { name: 'Parley', url: config.externalUrl, nowMs });
+  const password = generatePassword();
+  // A host name that can stand in an email address, or the reserved example domain.
+  const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(org.host) ? org.host : 'example.com';
+  const ownerEmail = `owner@${domain}`;
+  const owner = await createAccount(org, counters, tx, { email: ownerEmail, fullName: 'Owner', role: Role.OWNER, password, nowMs });
+  await createAccount(org, counters, tx, {
+    email: `notification-bot@${ownerEmail.split('@')[1]}`,
+    fullName: NOTIFICATION_BOT.fullName,
+    role: Role.MEMBER,
+    isBot: true,
+    botType: 1,
+    isSystemBot: true,
+    nowMs,
+  });
+  await db.commit(tx.seal());
+  print('Created a new organization. Its owner (shown only this once):');
+  print(`  email:    ${owner.deliveryEmail}`);
+  print(`  password: ${password}`);
+  print(`  API key:  ${owner.apiKey}`);
+  return { org, created: true };
+}

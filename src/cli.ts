@@ -1,0 +1,132 @@
+/**
+ * Administration from the command line (`npm run cli -- <command>`), on the data directory
+ * of PARLEY_DATA_DIR. The server must be stopped: LevelDB allows one process at a time.
+ */
+import { parseArgs } from 'node:util';
+import { changeRole, createAccount, regenerateApiKey, setPassword } from './api/accounts.js';
+import { loadOrCreateOrganization } from './bootstrap.js';
+import { configFromEnv } from './config.js';
+import { generatePassword } from './domain/credentials.js';
+import { Role } from './domain/roles.js';
+import { Counters } from './store/counters.js';
+import { Database } from './store/database.js';
+import { Transaction } from './store/transaction.js';
+
+const ROLE_NAMES: Record<string, Role> = {
+  owner: Role.OWNER,
+  administrator: Role.ADMINISTRATOR,
+  admin: Role.ADMINISTRATOR,
+  moderator: Role.MODERATOR,
+  member: Role.MEMBER,
+  guest: Role.GUEST,
+};
+
+const USAGE = `usage: npm run cli -- <command> [options]
+
+commands:
+  init [--demo]                                   create the organization if the data directory is empty
+  create-user --email E --name N [--role R] [--password P]
+                                                  add a user (role: owner, administrator, moderator, member, guest)
+  change-role --email E --role R                  change a user's role
+  reset-password --email E [--password P]         set a new password (a random one is printed if not given)
+  api-key --email E [--regenerate]                print (or replace) a user's API key
+  list-users                                      list every user and bot
+
+environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function roleOf(name: string | undefined): Role {
+  const role = ROLE_NAMES[(name ?? 'member').toLowerCase()];
+  if (role === undefined) fail(`unknown role '${name}'`);
+  return role;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      demo: { type: 'boolean' },
+      regenerate: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0];
+  if (!command || values.help) {
+    process.stdout.write(USAGE + '\n');
+    return;
+  }
+  const config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+  let db: Database;
+  try {
+    db = await Database.open(config.dataDir, { sync: true });
+  } catch (error) {
+    fail(`cannot open ${config.dataDir} (is the server running?): ${(error as Error).message}`);
+  }
+  const counters = new Counters(db);
+  const print = (line: string) => process.stdout.write(line + '\n');
+  const { org } = await loadOrCreateOrganization(db, counters, config, Date.now(), print);
+  const userByEmail = () => {
+    if (!values.email) fail('--email is required');
+    const user = org.users.byEmail(values.email);
+    if (!user) fail(`no user with email ${values.email}`);
+    return user;
+  };
+  const tx = new Transaction();
+  switch (command) {
+    case 'init':
+      print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
+      break;
+    case 'create-user': {
+      if (!values.email || !values.name) fail('--email and --name are required');
+      const password = values.password ?? generatePassword();
+      const user = await createAccount(org, counters, tx, { email: values.email, fullName: values.name, role: roleOf(values.role), password, nowMs: Date.now() });
+      print(`created user ${user.id} ${user.deliveryEmail}`);
+      if (!values.password) print(`password: ${password}`);
+      print(`API key:  ${user.apiKey}`);
+      break;
+    }
+    case 'change-role': {
+      const user = userByEmail();
+      if (!values.role) fail('--role is required');
+      const role = roleOf(values.role);
+      if (user.role === Role.OWNER && role !== Role.OWNER && [...org.users.all()].filter((u) => u.isActive && u.role === Role.OWNER).length <= 1) {
+        fail('the owner role cannot be removed from the only organization owner');
+      }
+      changeRole(org, tx, user, role);
+      print(`${user.deliveryEmail} is now ${values.role}`);
+      break;
+    }
+    case 'reset-password': {
+      const password = values.password ?? generatePassword();
+      const user = await setPassword(org, tx, userByEmail(), password);
+      print(`new password for ${user.deliveryEmail}: ${password}`);
+      break;
+    }
+    case 'api-key': {
+      let user = userByEmail();
+      if (values.regenerate) user = regenerateApiKey(org, tx, user);
+      print(user.apiKey);
+      break;
+    }
+    case 'list-users':
+      for (const user of org.users.all()) {
+        const kind = user.isBot ? 'bot' : (Object.entries(ROLE_NAMES).find(([, r]) => r === user.role)?.[0] ?? String(user.role));
+        print(`${user.id}\t${user.deliveryEmail}\t${user.fullName}\t${kind}${user.isActive ? '' : '\t(deactivated)'}`);
+      }
+      break;
+    default:
+      fail(`unknown command '${command}'\n\n${USAGE}`);
+  }
+  if (!tx.isEmpty) await db.commit(tx.seal());
+  await db.close();
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

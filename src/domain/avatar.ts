@@ -1,0 +1,27 @@
+/** Avatar URLs: Gravatar by default, computed from the email's hash as Zulip does. */
+import { createHash } from 'node:crypto';
+
+export type AvatarSource = 'G' | 'U';
+
+export function gravatarHash(email: string): string {
+  return createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+}
+
+export function gravatarUrl(email: string, version: number): string {
+  return `https://secure.gravatar.com/avatar/${gravatarHash(email)}?d=identicon&version=${version}`;
+}
+
+/**
+ * The `avatar_url` a requester sees. With `client_gravatar` the client computes Gravatar URLs
+ * itself, so the server sends null, but only for users whose real email is public.
+ */
+export function avatarUrlFor(
+  user: { deliveryEmail: string; avatarSource: AvatarSource; avatarVersion: number; id: number },
+  options: { clientGravatar: boolean; emailIsPublic: boolean; realmUrl: string },
+): string | null {
+  if (user.avatarSource === 'G') {
+    if (options.clientGravatar && options.emailIsPublic) return null;
+    return gravatarUrl(user.deliveryEmail, user.avatarVersion);
+  }
+  return `${options.realmUrl}/user_avatars/${user.id}.png?version=${user.avatarVersion}`;
+}

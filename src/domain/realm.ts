@@ -1,0 +1,97 @@
+/** The organization (realm) record and the defaults of its settings. */
+import type { GroupSettingValue } from './groups.js';
+import type { SystemGroupName } from './system-groups.js';
+
+export interface RealmRecord {
+  id: number;
+  /** Unique short name (Zulip's `string_id`); empty for the root organization. */
+  stringId: string;
+  name: string;
+  description: string;
+  deactivated: boolean;
+  /** Unix seconds. */
+  dateCreated: number;
+  /** System group ids by name. */
+  systemGroups: Record<SystemGroupName, number>;
+  /** Settings reported by POST /register as `realm_<key>`; see REALM_DEFAULTS. */
+  settings: RealmSettings;
+}
+
+export interface RealmSettings {
+  [key: string]: unknown;
+  mandatory_topics: boolean;
+  allow_message_editing: boolean;
+  allow_edit_history: boolean;
+  message_content_edit_limit_seconds: number | null;
+  message_content_delete_limit_seconds: number | null;
+  move_messages_within_stream_limit_seconds: number | null;
+  move_messages_between_streams_limit_seconds: number | null;
+  moderation_request_channel_id: number;
+  email_address_visibility: number;
+  web_public_streams_enabled: boolean;
+  enable_spectator_access: boolean;
+  waiting_period_threshold: number;
+  message_retention_days: number;
+  default_language: string;
+  empty_topic_display_name?: string;
+}
+
+/** Group settings of the organization, by the system group that holds them by default. */
+export const REALM_GROUP_SETTING_DEFAULTS: Record<string, SystemGroupName> = {
+  can_access_all_users_group: 'role:everyone',
+  can_add_custom_emoji_group: 'role:members',
+  can_add_subscribers_group: 'role:members',
+  can_create_bots_group: 'role:members',
+  can_create_groups: 'role:members',
+  can_create_private_channel_group: 'role:members',
+  can_create_public_channel_group: 'role:members',
+  can_create_web_public_channel_group: 'role:owners',
+  can_create_write_only_bots_group: 'role:members',
+  can_delete_any_message_group: 'role:administrators',
+  can_delete_own_message_group: 'role:everyone',
+  can_invite_users_group: 'role:members',
+  can_manage_all_groups: 'role:owners',
+  can_manage_billing_group: 'role:administrators',
+  can_mention_many_users_group: 'role:administrators',
+  can_move_messages_between_channels_group: 'role:members',
+  can_move_messages_between_topics_group: 'role:everyone',
+  can_resolve_topics_group: 'role:everyone',
+  can_set_delete_message_policy_group: 'role:moderators',
+  can_set_topics_policy_group: 'role:members',
+  can_summarize_topics_group: 'role:everyone',
+  create_multiuse_invite_group: 'role:administrators',
+  direct_message_initiator_group: 'role:everyone',
+  direct_message_permission_group: 'role:everyone',
+};
+
+export const REALM_DEFAULTS: RealmSettings = {
+  mandatory_topics: false,
+  allow_message_editing: true,
+  allow_edit_history: true,
+  message_content_edit_limit_seconds: 600,
+  message_content_delete_limit_seconds: null,
+  move_messages_within_stream_limit_seconds: 604800,
+  move_messages_between_streams_limit_seconds: 604800,
+  moderation_request_channel_id: -1,
+  email_address_visibility: 1,
+  web_public_streams_enabled: false,
+  enable_spectator_access: false,
+  waiting_period_threshold: 0,
+  message_retention_days: -1,
+  default_language: 'en',
+};
+
+export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
+
+export function realmSetting<K extends keyof RealmSettings>(realm: RealmRecord, key: K): RealmSettings[K] {
+  return (realm.settings[key] ?? REALM_DEFAULTS[key]) as RealmSettings[K];
+}
+
+/** A group setting of the organization, as a group-setting value. */
+export function realmGroupSetting(realm: RealmRecord, key: string): GroupSettingValue {
+  const stored = realm.settings[key] as GroupSettingValue | undefined;
+  if (stored !== undefined) return stored;
+  const systemGroup = REALM_GROUP_SETTING_DEFAULTS[key];
+  if (!systemGroup) throw new Error(`unknown realm group setting ${key}`);
+  return realm.systemGroups[systemGroup];
+}

@@ -1,0 +1,38 @@
+/** The JSON envelope of every response, and HTTP status lines. */
+import { ApiError } from '../domain/errors.js';
+import { RawJson } from './result.js';
+
+const STATUS_LINES: Record<number, string> = {
+  200: '200 OK',
+  204: '204 No Content',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+};
+
+export const statusLine = (status: number): string => STATUS_LINES[status] ?? `${status} Status`;
+
+const SUCCESS_OPEN = '{"result":"success","msg":""';
+
+export function successBody(data: Record<string, unknown> | RawJson, ignored: readonly string[]): string {
+  let body: string;
+  if (data instanceof RawJson) {
+    body = data.fields.length > 0 ? `${SUCCESS_OPEN},${data.fields}` : SUCCESS_OPEN;
+  } else {
+    const json = JSON.stringify(data);
+    body = json.length > 2 ? `${SUCCESS_OPEN},${json.slice(1, -1)}` : SUCCESS_OPEN;
+  }
+  if (ignored.length > 0) body += `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`;
+  return body + '}';
+}
+
+export function errorBody(error: ApiError): string {
+  return JSON.stringify({ result: 'error', msg: error.message, code: error.code, ...error.extra });
+}
+
+export const internalError = () => new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', 500);

@@ -1,0 +1,40 @@
+/**
+ * Reads request parameters from the query string and the body. Bodies may be
+ * `application/x-www-form-urlencoded`, `multipart/form-data` (the zulip-js client) or empty.
+ * A parameter sent twice keeps its last value, and the body wins over the query, as in Django.
+ */
+import { parse as parseQueryString } from 'node:querystring';
+import { ApiError } from '../domain/errors.js';
+
+export type RawParams = Record<string, string>;
+
+type MultipartParser = (body: ArrayBuffer, contentType: string) => { name: string; data: ArrayBuffer }[] | undefined;
+
+export function parseUrlEncoded(text: string, into: RawParams): void {
+  if (text.length === 0) return;
+  const parsed = parseQueryString(text);
+  for (const name in parsed) {
+    const value = parsed[name];
+    into[name] = Array.isArray(value) ? value[value.length - 1] : (value ?? '');
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Adds the body's parameters to `into`; `parts` is uWS's native multipart parser. */
+export function parseBody(body: Buffer, contentType: string, into: RawParams, parts: MultipartParser): void {
+  if (body.length === 0) return;
+  const type = contentType.split(';', 1)[0].trim().toLowerCase();
+  if (type === 'multipart/form-data') {
+    const view = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
+    const fields = parts(view, contentType);
+    if (!fields) throw new ApiError('BAD_REQUEST', 'Malformed multipart body');
+    for (const field of fields) into[field.name] = decoder.decode(field.data);
+    return;
+  }
+  if (type === 'application/x-www-form-urlencoded' || type === '') {
+    parseUrlEncoded(body.toString('utf8'), into);
+    return;
+  }
+  throw new ApiError('BAD_REQUEST', `Unsupported content type '${type}'`);
+}

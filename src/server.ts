@@ -1,0 +1,116 @@
+/**
+ * Builds a running server from a configuration: store → organization → actors → HTTP.
+ * `startServer` is what main.ts and the tests call; `stop` shuts down gracefully (stop
+ * accepting, finish what is in flight, flush, close the database).
+ */
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { ActorRegistry } from './actors/registry.js';
+import { allRoutes } from './api/routes.js';
+import { basicAuthenticator } from './api/authentication.js';
+import { loadOrCreateOrganization } from './bootstrap.js';
+import type { Config } from './config.js';
+import type { UserRecord } from './domain/users.js';
+import { HttpFront } from './http/front.js';
+import { loadUws } from './http/native.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { loadValidators } from './http/validation.js';
+import { createLogger } from './log.js';
+import type { Clock, Services } from './services.js';
+import { Counters } from './store/counters.js';
+import { Database } from './store/database.js';
+import { prefixRange } from './store/keys.js';
+import type { Transaction } from './store/transaction.js';
+
+export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas', import.meta.url));
+
+export interface StartOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Where the ready line and first-start credentials go (stdout by default). */
+  print?: (line: string) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly services: Services;
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const uws = loadUws();
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? { now: () => Date.now() };
+  const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
+
+  const db = await Database.open(config.dataDir, { sync: config.sync });
+  const counters = new Counters(db);
+  const { org } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
+  const actors = new ActorRegistry(
+    db,
+    (kind, id) => org.keys.actor(kind, id),
+    (kind) => org.keys.actorPrefix(kind),
+    (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
+  );
+  await actors.restore();
+
+  const services: Services = {
+    config,
+    logger,
+    db,
+    counters,
+    org,
+    actors,
+    clock,
+    async commit(tx: Transaction) {
+      await db.commit(tx.seal());
+      for (const after of tx.afterCommit) after();
+    },
+  };
+
+  const maxMessageId = async (userId: number): Promise<number> => {
+    for await (const key of db.scanKeys(prefixRange(org.keys.userMessagePrefix(userId)), { reverse: true, limit: 1 })) {
+      return Number(key.slice(key.lastIndexOf('!') + 1));
+    }
+    return -1;
+  };
+
+  const routes = allRoutes(services, { maxMessageId });
+  const perSecond = () => clock.now() / 1000;
+  const front = new HttpFront<UserRecord>({
+    uws,
+    routes,
+    validators: loadValidators(SCHEMA_DIR),
+    bodyLimitBytes: config.bodyLimitBytes,
+    authenticate: basicAuthenticator(services),
+    rateLimits: config.rateLimit
+      ? {
+          perUser: new RateLimiter({ max: 200, windowSeconds: 60 }, perSecond),
+          perIp: new RateLimiter({ max: 100, windowSeconds: 60 }, perSecond),
+          keyOf: (user) => String(user.id),
+        }
+      : undefined,
+    logger,
+  });
+  const port = await front.listen(config.host, config.port);
+  const url = config.port === port ? config.externalUrl : config.externalUrl.replace(/:\d+$/, `:${port}`);
+  print(`Parley listening on ${url}`);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    services,
+    stop() {
+      stopping ??= (async () => {
+        front.stopAccepting();
+        await front.idle();
+        front.closeConnections();
+        actors.stopAll();
+        await db.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * What handlers and actions are given: the store, the organization's state, the actor
+ * registry, the clock and the commit pipeline. Built once in server.ts and passed in, so
+ * that there is no module-level mutable state and tests can build a server in one call.
+ */
+import type { Logger } from 'pino';
+import type { ActorRegistry } from './actors/registry.js';
+import type { Config } from './config.js';
+import type { Counters } from './store/counters.js';
+import type { Database } from './store/database.js';
+import type { Organization } from './store/organization.js';
+import type { Transaction } from './store/transaction.js';
+
+export interface Clock {
+  /** Unix milliseconds. */
+  now(): number;
+}
+
+export interface Services {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly db: Database;
+  readonly counters: Counters;
+  readonly org: Organization;
+  readonly actors: ActorRegistry;
+  readonly clock: Clock;
+  /**
+   * Writes the transaction as one atomic batch (with its events in the event log) and
+   * resolves once it is durable; then its events are delivered.
+   */
+  commit(tx: Transaction): Promise<void>;
+}
+
+export const unixSeconds = (clock: Clock) => Math.floor(clock.now() / 1000);

@@ -1,0 +1,159 @@
+/**
+ * The one LevelDB database: reads (with a read-your-writes overlay for batches not yet on
+ * disk), range scans, and group commit — every batch handed in during one event-loop turn is
+ * written by a single (synced) LevelDB write.
+ */
+import { Level } from 'level';
+import { decode, encode } from './codec.js';
+import type { Range } from './keys.js';
+
+export type BatchOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
+
+/** Counts what the store read, so tests can show that a query reads only what it returns. */
+export interface ReadCounters {
+  gets: number;
+  scanned: number;
+}
+
+type Waiter = { resolve: () => void; reject: (error: unknown) => void };
+const DELETED = Symbol('deleted');
+
+export class Database {
+  readonly reads: ReadCounters = { gets: 0, scanned: 0 };
+  /** Values written but not yet on disk, newest last; read before the database. */
+  private readonly overlay = new Map<string, unknown>();
+  private queued: { key: string; type: 'put' | 'del'; value?: Buffer }[] = [];
+  private waiters: Waiter[] = [];
+  private flushing = false;
+  private scheduled = false;
+  private closed = false;
+  /** Number of LevelDB writes issued, so tests and benches can see group commit at work. */
+  writes = 0;
+
+  private constructor(
+    private readonly db: Level<string, Uint8Array>,
+    private readonly sync: boolean,
+  ) {}
+
+  static async open(path: string, options: { sync: boolean }): Promise<Database> {
+    const db = new Level<string, Uint8Array>(path, { keyEncoding: 'utf8', valueEncoding: 'view' });
+    await db.open();
+    return new Database(db, options.sync);
+  }
+
+  /** Reads one value synchronously: pending writes first, then LevelDB's cache or disk. */
+  get<T>(key: string): T | undefined {
+    this.reads.gets++;
+    if (this.overlay.has(key)) {
+      const value = this.overlay.get(key);
+      return value === DELETED ? undefined : (value as T);
+    }
+    const bytes = this.db.getSync(key);
+    return bytes === undefined ? undefined : decode<T>(bytes);
+  }
+
+  /**
+   * Walks a key range in order (or reverse), yielding decoded entries. Pending writes are not
+   * merged in: a range scan sees what is on disk, which is everything acknowledged.
+   */
+  async *scan<T>(range: Range, options: { reverse?: boolean; limit?: number } = {}): AsyncGenerator<[string, T]> {
+    const iterator = this.db.iterator({ ...range, reverse: options.reverse ?? false, limit: options.limit ?? -1 });
+    try {
+      for (;;) {
+        const page = await iterator.nextv(256);
+        if (page.length === 0) return;
+        for (const [key, bytes] of page) {
+          this.reads.scanned++;
+          yield [key, decode<T>(bytes)];
+        }
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /** Like `scan` but yields keys only (index ranges whose value is not needed). */
+  async *scanKeys(range: Range, options: { reverse?: boolean; limit?: number } = {}): AsyncGenerator<string> {
+    const iterator = this.db.keys({ ...range, reverse: options.reverse ?? false, limit: options.limit ?? -1 });
+    try {
+      for (;;) {
+        const page = await iterator.nextv(256);
+        if (page.length === 0) return;
+        for (const key of page) {
+          this.reads.scanned++;
+          yield key;
+        }
+      }
+    } finally {
+      await iterator.close();
+    }
+  }
+
+  /**
+   * Queues a batch; resolves once it is written (and synced when configured). Batches queued
+   * in the same turn, or while a write is in flight, go to disk together.
+   */
+  commit(ops: readonly BatchOp[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('database is closed'));
+    for (const op of ops) {
+      if (op.type === 'put') {
+        this.overlay.set(op.key, op.value);
+        this.queued.push({ type: 'put', key: op.key, value: encode(op.value) });
+      } else {
+        this.overlay.set(op.key, DELETED);
+        this.queued.push({ type: 'del', key: op.key });
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.queued.length === 0 && this.waiters.length === 0) return;
+    this.flushing = true;
+    const ops = this.queued;
+    const waiters = this.waiters;
+    this.queued = [];
+    this.waiters = [];
+    try {
+      this.writes++;
+      await this.db.batch(
+        ops.map((op) => (op.type === 'put' ? { type: 'put', key: op.key, value: op.value! } : { type: 'del', key: op.key })),
+        { sync: this.sync },
+      );
+      // Only forget overlay entries that no later batch has overwritten since.
+      const stillQueued = new Set(this.queued.map((op) => op.key));
+      for (const op of ops) if (!stillQueued.has(op.key)) this.overlay.delete(op.key);
+      for (const waiter of waiters) waiter.resolve();
+    } catch (error) {
+      for (const waiter of waiters) waiter.reject(error);
+    } finally {
+      this.flushing = false;
+      if (this.queued.length > 0) this.schedule();
+    }
+  }
+
+  /** Resolves once everything queued so far is on disk. */
+  async drain(): Promise<void> {
+    while (this.flushing || this.scheduled || this.queued.length > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    this.closed = true;
+    await this.db.close();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The key layout of the store. Every key starts with the organization (realm) id; numeric
+ * parts are zero-padded to a fixed width so that byte order is numeric order and a range
+ * scan walks records in id order.
+ */
+
+const WIDTH = 12;
+
+/** Fixed-width decimal: ids up to 10^12 keep their order as strings. */
+export function pad(n: number): string {
+  return n.toString().padStart(WIDTH, '0');
+}
+
+/** Escapes the separator so that free text (topic names) can sit inside a key. */
+export function escapePart(text: string): string {
+  return text.replace(/%/g, '%25').replace(/!/g, '%21');
+}
+
+/** Smallest string greater than every key that starts with `prefix`. */
+export function prefixEnd(prefix: string): string {
+  return prefix + '\xff';
+}
+
+export interface Range {
+  gte?: string;
+  gt?: string;
+  lte?: string;
+  lt?: string;
+}
+
+/** The range of all keys that start with `prefix`. */
+export function prefixRange(prefix: string): Range {
+  return { gte: prefix, lt: prefixEnd(prefix) };
+}
+
+/** Server-wide keys, outside any organization. */
+export const serverKeys = {
+  counter: (name: string) => `server!counter!${name}`,
+  realmIndex: (realmId: number) => `server!realm!${pad(realmId)}`,
+  realmIndexPrefix: 'server!realm!',
+};
+
+/** Keys inside one organization. */
+export function realmKeys(realmId: number) {
+  const r = `${realmId}!`;
+  return {
+    prefix: r,
+    realm: `${r}realm`,
+    counter: (name: string) => `${r}counter!${name}`,
+    user: (id: number) => `${r}user!${pad(id)}`,
+    userPrefix: `${r}user!`,
+    group: (id: number) => `${r}group!${pad(id)}`,
+    groupPrefix: `${r}group!`,
+    channel: (id: number) => `${r}channel!${pad(id)}`,
+    channelPrefix: `${r}channel!`,
+    actor: (kind: string, id: string) => `${r}actor!${kind}!${id}`,
+    actorPrefix: (kind: string) => `${r}actor!${kind}!`,
+    /** A message record. */
+    message: (id: number) => `${r}msg!${pad(id)}`,
+    /** A user's messages by id; the value is that user's flags bitfield. */
+    userMessage: (userId: number, messageId: number) => `${r}um!${pad(userId)}!${pad(messageId)}`,
+    userMessagePrefix: (userId: number) => `${r}um!${pad(userId)}!`,
+    /** A user's unread messages by id; the value says where each sits (for unread counts). */
+    unread: (userId: number, messageId: number) => `${r}unread!${pad(userId)}!${pad(messageId)}`,
+    unreadPrefix: (userId: number) => `${r}unread!${pad(userId)}!`,
+    /** A user's starred messages by id. */
+    starred: (userId: number, messageId: number) => `${r}star!${pad(userId)}!${pad(messageId)}`,
+    starredPrefix: (userId: number) => `${r}star!${pad(userId)}!`,
+    /** A channel's messages by id; the value is the topic. */
+    channelMessage: (channelId: number, messageId: number) => `${r}cm!${pad(channelId)}!${pad(messageId)}`,
+    channelMessagePrefix: (channelId: number) => `${r}cm!${pad(channelId)}!`,
+    /** A topic's messages by id (topic compared case-insensitively, as Zulip does). */
+    topicMessage: (channelId: number, topicKey: string, messageId: number) =>
+      `${r}tm!${pad(channelId)}!${escapePart(topicKey)}!${pad(messageId)}`,
+    topicMessagePrefix: (channelId: number, topicKey: string) => `${r}tm!${pad(channelId)}!${escapePart(topicKey)}!`,
+    /** A channel's topics: the value is the topic's display name and its newest message id. */
+    topic: (channelId: number, topicKey: string) => `${r}topic!${pad(channelId)}!${escapePart(topicKey)}`,
+    topicPrefix: (channelId: number) => `${r}topic!${pad(channelId)}!`,
+    /** A direct-message conversation's messages by id, keyed by its sorted participant ids. */
+    conversationMessage: (conversation: string, messageId: number) => `${r}dm!${conversation}!${pad(messageId)}`,
+    conversationMessagePrefix: (conversation: string) => `${r}dm!${conversation}!`,
+    /** Messages a user sent, by id. */
+    sentMessage: (userId: number, messageId: number) => `${r}sent!${pad(userId)}!${pad(messageId)}`,
+    sentMessagePrefix: (userId: number) => `${r}sent!${pad(userId)}!`,
+    /** The event log: one entry per event with the users it is for. */
+    event: (id: number) => `${r}ev!${pad(id)}`,
+    eventPrefix: `${r}ev!`,
+    /** Registered event queue descriptors. */
+    queue: (id: string) => `${r}queue!${id}`,
+    queuePrefix: `${r}queue!`,
+  };
+}
+
+export type RealmKeys = ReturnType<typeof realmKeys>;

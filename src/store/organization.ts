@@ -1,0 +1,50 @@
+/**
+ * One organization's in-memory state: its realm record, users and groups, loaded from the
+ * store at start (their number does not grow with messages) and saved record by record.
+ */
+import type { GroupRecord } from '../domain/groups.js';
+import type { RealmRecord } from '../domain/realm.js';
+import type { UserRecord } from '../domain/users.js';
+import type { Database } from './database.js';
+import { GroupDirectory } from './groups.js';
+import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import type { Transaction } from './transaction.js';
+import { UserDirectory } from './users.js';
+
+export class Organization {
+  readonly keys: RealmKeys;
+  readonly users: UserDirectory;
+  readonly groups: GroupDirectory;
+  /** Host part of dummy email addresses (`user{id}@{host}`). */
+  readonly host: string;
+
+  constructor(
+    public realm: RealmRecord,
+    /** The organization's URL as clients see it. */
+    readonly url: string,
+  ) {
+    this.keys = realmKeys(realm.id);
+    this.host = new URL(url).hostname;
+    this.users = new UserDirectory(this.keys, this.host);
+    this.groups = new GroupDirectory(this.keys);
+  }
+
+  get id(): number {
+    return this.realm.id;
+  }
+
+  saveRealm(realm: RealmRecord, tx: Transaction): void {
+    this.realm = realm;
+    tx.put(this.keys.realm, realm);
+  }
+
+  static async load(db: Database, realmId: number, url: string): Promise<Organization | undefined> {
+    const keys = realmKeys(realmId);
+    const realm = db.get<RealmRecord>(keys.realm);
+    if (!realm) return undefined;
+    const org = new Organization(realm, url);
+    for await (const [, user] of db.scan<UserRecord>(prefixRange(keys.userPrefix))) org.users.load(user);
+    for await (const [, group] of db.scan<GroupRecord>(prefixRange(keys.groupPrefix))) org.groups.load(group);
+    return org;
+  }
+}

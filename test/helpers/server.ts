@@ -1,0 +1,82 @@
+/** Starts real servers for tests: a free port, a temporary data directory, the demo organization. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { configFromEnv, type Config } from '../../src/config.js';
+import { startServer, type RunningServer } from '../../src/server.js';
+import type { Clock } from '../../src/services.js';
+import { apiEmail } from '../../src/domain/users.js';
+import { Api } from './client.js';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'parley-test-'));
+}
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  config: Config;
+  /** Lines the server printed (ready line, first-start credentials). */
+  printed: string[];
+  /** Stops the server and starts a new one on the same data directory and port. */
+  restart(env?: Record<string, string>): Promise<TestServer>;
+  /** Stops the server and deletes its data. */
+  destroy(): Promise<void>;
+}
+
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string; port?: number; clock?: Clock } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const port = options.port ?? (await freePort());
+  const config = configFromEnv({
+    PARLEY_DATA_DIR: dataDir,
+    PARLEY_PORT: String(port),
+    PARLEY_DEMO: '1',
+    PARLEY_SYNC: '0',
+    PARLEY_RATE_LIMIT: '0',
+    ...env,
+  });
+  const printed: string[] = [];
+  const server = await startServer(config, { logger: pino({ level: 'silent' }), print: (line) => printed.push(line), clock: options.clock });
+  const test: TestServer = {
+    ...server,
+    url: server.url,
+    port: server.port,
+    services: server.services,
+    stop: () => server.stop(),
+    dataDir,
+    config,
+    printed,
+    async restart(extraEnv = {}) {
+      await server.stop();
+      return startTestServer({ ...env, ...extraEnv }, { dataDir, port, clock: options.clock });
+    },
+    async destroy() {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return test;
+}
+
+/** A client authenticated as `email`, with the key read from the server's state (no password round-trip). */
+export function clientFor(server: RunningServer, email: string): Api {
+  const user = server.services.org.users.byEmail(email);
+  if (!user) throw new Error(`no user ${email}`);
+  return new Api(server.url, apiEmail(user, server.services.org.host), user.apiKey);
+}

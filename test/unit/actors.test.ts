@@ -1,0 +1,75 @@
+/** Unit tests of the actor registry with a small machine of its own. */
+import { test } from 'tap';
+import { rmSync } from 'node:fs';
+import { assign, setup } from 'xstate';
+import { ActorRegistry, type ActorKind } from '../../src/actors/registry.js';
+import { Database } from '../../src/store/database.js';
+import { Transaction } from '../../src/store/transaction.js';
+import { tempDataDir } from '../helpers/server.js';
+
+const counterMachine = setup({
+  types: {
+    context: {} as { owner: string; count: number },
+    input: {} as { owner: string },
+    events: {} as { type: 'INCREMENT'; by: number } | { type: 'LOCK' } | { type: 'UNLOCK' },
+  },
+  actions: {
+    increment: assign({ count: ({ context, event }) => context.count + (event as { by: number }).by }),
+  },
+}).createMachine({
+  id: 'counter',
+  context: ({ input }) => ({ owner: input.owner, count: 0 }),
+  initial: 'open',
+  states: {
+    open: { on: { INCREMENT: { actions: 'increment' }, LOCK: 'locked' } },
+    locked: { on: { UNLOCK: 'open' } },
+  },
+});
+
+const kind: ActorKind<typeof counterMachine> = { name: 'counter', machine: counterMachine, input: (id) => ({ owner: id }) };
+
+test('registry: spawns lazily, persists with the change, restores on start', async (t) => {
+  const dir = tempDataDir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const open = async () => {
+    const db = await Database.open(dir, { sync: false });
+    const registry = new ActorRegistry(db, (k, id) => `1!actor!${k}!${id}`, (k) => `1!actor!${k}!`);
+    registry.register(kind);
+    await registry.restore();
+    return { db, registry };
+  };
+
+  const { db, registry } = await open();
+  t.notOk(registry.has('counter', 'a'), 'nothing spawned before first use');
+  t.equal(registry.peek(kind, 'a'), undefined);
+  const tx = new Transaction();
+  registry.send(kind, 'a', { type: 'INCREMENT', by: 2 }, tx);
+  registry.send(kind, 'a', { type: 'INCREMENT', by: 3 }, tx);
+  registry.send(kind, 'b', { type: 'LOCK' }, tx);
+  t.equal(tx.ops.length, 3, 'each change writes the snapshot into the same batch');
+  t.equal(registry.get(kind, 'a').getSnapshot().context.count, 5);
+  t.same(registry.get(kind, 'a').getSnapshot().context.owner, 'a', 'input names the entity');
+  await db.commit(tx.seal());
+  registry.stopAll();
+  await db.close();
+
+  const again = await open();
+  t.same(again.registry.ids('counter').sort(), ['a', 'b'], 'restored ids');
+  t.equal(again.registry.peek(kind, 'a')?.context.count, 5, 'peek reads a restored snapshot without spawning');
+  t.equal(again.registry.get(kind, 'a').getSnapshot().context.count, 5, 'state survives a restart');
+  t.equal(again.registry.get(kind, 'b').getSnapshot().value, 'locked', 'so does the state value');
+  const tx2 = new Transaction();
+  again.registry.send(kind, 'b', { type: 'INCREMENT', by: 1 }, tx2);
+  t.equal(again.registry.get(kind, 'b').getSnapshot().context.count, 0, 'the machine still decides: locked ignores INCREMENT');
+  again.registry.release('counter', 'a');
+  t.equal(again.registry.peek(kind, 'a')?.context.count, 5, 'a released actor keeps its state');
+  again.registry.remove('counter', 'a', tx2);
+  t.notOk(again.registry.has('counter', 'a'));
+  await again.db.commit(tx2.seal());
+  again.registry.stopAll();
+  await again.db.close();
+
+  const third = await open();
+  t.same(third.registry.ids('counter'), ['b'], 'removed actors are gone from the store');
+  await third.db.close();
+});

@@ -1,0 +1,96 @@
+/** Unit tests of the pure rules: roles, email visibility, user objects, groups, avatars, credentials. */
+import { test } from 'tap';
+import { Role, roleChangeError, isAdmin, isModerator } from '../../src/domain/roles.js';
+import { apiEmail, canSeeEmail, EmailVisibility, formatUser, isoDate, newUserRecord } from '../../src/domain/users.js';
+import { directSystemGroups, roleIsIn } from '../../src/domain/system-groups.js';
+import { isGroupMember, settingIncludes, type GroupRecord } from '../../src/domain/groups.js';
+import { gravatarUrl } from '../../src/domain/avatar.js';
+import { generateApiKey, hashPassword, secretsEqual, verifyPassword } from '../../src/domain/credentials.js';
+
+const user = (id: number, role: Role, visibility: number = EmailVisibility.EVERYONE) =>
+  newUserRecord({ id, deliveryEmail: `u${id}@example.com`, fullName: `User ${id}`, role, apiKey: 'k', emailAddressVisibility: visibility as EmailVisibility, dateJoined: 0 });
+
+test('roles: hierarchy and role changes', async (t) => {
+  t.ok(isAdmin(Role.OWNER));
+  t.notOk(isAdmin(Role.MODERATOR));
+  t.ok(isModerator(Role.ADMINISTRATOR));
+  t.equal(roleChangeError(Role.MEMBER, Role.MEMBER, Role.ADMINISTRATOR, 1), 'Insufficient permission');
+  t.equal(roleChangeError(Role.ADMINISTRATOR, Role.MEMBER, Role.OWNER, 1), 'Must be an organization owner');
+  t.equal(roleChangeError(Role.ADMINISTRATOR, Role.OWNER, Role.MEMBER, 2), 'Must be an organization owner');
+  t.match(roleChangeError(Role.OWNER, Role.OWNER, Role.MEMBER, 1), /only organization owner/);
+  t.equal(roleChangeError(Role.OWNER, Role.OWNER, Role.MEMBER, 2), undefined);
+  t.equal(roleChangeError(Role.ADMINISTRATOR, Role.GUEST, Role.MEMBER, 1), undefined);
+});
+
+test('email visibility: who sees the real address, and the API address', async (t) => {
+  const admin = user(1, Role.ADMINISTRATOR);
+  const moderator = user(2, Role.MODERATOR);
+  const member = user(3, Role.MEMBER);
+  const guest = user(4, Role.GUEST);
+  const adminsOnly = user(5, Role.MEMBER, EmailVisibility.ADMINS);
+  const membersOnly = user(6, Role.MEMBER, EmailVisibility.MEMBERS);
+  const moderatorsOnly = user(7, Role.MEMBER, EmailVisibility.MODERATORS);
+  const nobody = user(8, Role.MEMBER, EmailVisibility.NOBODY);
+  t.ok(canSeeEmail(guest, member));
+  t.ok(canSeeEmail(undefined, member), 'everyone means everyone');
+  t.ok(canSeeEmail(admin, adminsOnly));
+  t.notOk(canSeeEmail(moderator, adminsOnly));
+  t.ok(canSeeEmail(member, membersOnly));
+  t.notOk(canSeeEmail(guest, membersOnly));
+  t.ok(canSeeEmail(moderator, moderatorsOnly));
+  t.notOk(canSeeEmail(member, moderatorsOnly));
+  t.notOk(canSeeEmail(admin, nobody));
+  t.ok(canSeeEmail(nobody, nobody), 'everyone sees their own');
+  t.equal(apiEmail(member, 'chat.example.com'), 'u3@example.com');
+  t.equal(apiEmail(adminsOnly, 'chat.example.com'), 'user5@chat.example.com');
+
+  const options = { host: 'chat.example.com', realmUrl: 'https://chat.example.com', clientGravatar: false, includeProfileData: false };
+  const seenByMember = formatUser(adminsOnly, member, options);
+  t.equal(seenByMember.delivery_email, null);
+  t.equal(seenByMember.email, 'user5@chat.example.com');
+  t.equal(seenByMember.avatar_url, gravatarUrl('u5@example.com', 1));
+  t.equal(formatUser(adminsOnly, admin, options).delivery_email, 'u5@example.com');
+  t.equal(formatUser(member, admin, { ...options, clientGravatar: true }).avatar_url, null, 'client_gravatar: the client computes it');
+  t.not(formatUser(adminsOnly, admin, { ...options, clientGravatar: true }).avatar_url, null, 'but not for a user whose email is not public');
+  t.equal(isoDate(Date.UTC(2019, 9, 20, 7, 50, 53, 728)), '2019-10-20T07:50:53.728000+00:00');
+  const bot = newUserRecord({ id: 9, deliveryEmail: 'bot@example.com', fullName: 'Bot', role: Role.MEMBER, apiKey: 'k', isBot: true, botType: 1, botOwnerId: 1 });
+  const botJson = formatUser(bot, guest, { ...options, includeProfileData: true });
+  t.equal(botJson.bot_type, 1);
+  t.equal(botJson.bot_owner_id, 1);
+  t.notOk('profile_data' in botJson, 'bots have no profile data');
+  t.same(formatUser({ ...member, profileData: { '3': 'x' } }, admin, { ...options, includeProfileData: true }).profile_data, { '3': { value: 'x' } });
+});
+
+test('system groups follow roles; group settings include subgroups', async (t) => {
+  t.same(directSystemGroups(Role.MEMBER), ['role:fullmembers', 'role:members']);
+  t.same(directSystemGroups(Role.OWNER), ['role:owners']);
+  t.ok(roleIsIn(Role.OWNER, 'role:moderators'));
+  t.notOk(roleIsIn(Role.GUEST, 'role:members'));
+  const group = (id: number, members: number[], subgroups: number[]): GroupRecord => ({
+    id, name: `g${id}`, description: '', isSystemGroup: false, directMembers: members, directSubgroups: subgroups,
+    deactivated: false, creatorId: null, dateCreated: 0, settings: {},
+  });
+  const groups = new Map([1, 2, 3].map((id) => [id, group(id, [id * 10], id < 3 ? [id + 1] : [1])]));
+  const lookup = { group: (id: number) => groups.get(id) };
+  t.ok(isGroupMember(30, 1, lookup), 'members of subgroups of subgroups');
+  t.ok(isGroupMember(10, 3, lookup), 'cycles terminate');
+  t.notOk(isGroupMember(99, 1, lookup));
+  t.ok(settingIncludes(99, { direct_members: [99], direct_subgroups: [] }, lookup));
+  t.ok(settingIncludes(30, { direct_members: [], direct_subgroups: [2] }, lookup));
+  t.notOk(settingIncludes(5, 2, lookup));
+});
+
+test('credentials: API keys, scrypt hashes, constant-time comparison', async (t) => {
+  const key = generateApiKey();
+  t.match(key, /^[A-Za-z0-9]{32}$/);
+  t.not(generateApiKey(), key);
+  const hash = await hashPassword('secret');
+  t.match(hash, /^scrypt\$16384\$8\$1\$/);
+  t.notMatch(hash, /secret/);
+  t.ok(await verifyPassword('secret', hash));
+  t.notOk(await verifyPassword('Secret', hash));
+  t.notOk(await verifyPassword('secret', null));
+  t.ok(secretsEqual('abc', 'abc'));
+  t.notOk(secretsEqual('abc', 'abd'));
+  t.notOk(secretsEqual('abc', 'abcd'));
+});

@@ -1,0 +1,148 @@
+/** Unit tests of the HTTP front's pure parts: routing, parameter parsing, validation messages, rate limits. */
+import { test } from 'tap';
+import { join } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Router } from '../../src/http/router.js';
+import { parseBody, parseUrlEncoded, type RawParams } from '../../src/http/params.js';
+import { loadValidators } from '../../src/http/validation.js';
+import { RateLimiter } from '../../src/http/rate-limit.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { SCHEMA_DIR } from '../../src/server.js';
+
+test('router: static, integer, email and path parameters', async (t) => {
+  const router = new Router<string>();
+  router.add('GET', '/users/me', 'me');
+  router.add('GET', '/users/{user_id:int}', 'by-id');
+  router.add('GET', '/users/{email:email}', 'by-email');
+  router.add('PATCH', '/users/{user_id:int}', 'patch-id');
+  router.add('GET', '/users/me/{stream_id:int}/topics', 'topics');
+  router.add('PATCH', '/navigation_views/{fragment:path}', 'view');
+  router.add('GET', '/streams/{name}', 'by-name');
+
+  t.equal(router.match('/users/me')?.methods.get('GET'), 'me');
+  const byId = router.match('/users/12')!;
+  t.equal(byId.methods.get('GET'), 'by-id');
+  t.same(byId.params, { user_id: 12 });
+  t.same([...byId.methods.keys()].sort(), ['GET', 'PATCH']);
+  const byEmail = router.match('/users/iago%40example.com')!;
+  t.equal(byEmail.methods.get('GET'), 'by-email');
+  t.same(byEmail.params, { email: 'iago@example.com' });
+  t.same(router.match('/users/me/5/topics')?.params, { stream_id: 5 });
+  const view = router.match('/navigation_views/narrow/channel/5-general')!;
+  t.equal(view.methods.get('PATCH'), 'view');
+  t.same(view.params, { fragment: 'narrow/channel/5-general' });
+  t.same(router.match('/streams/Denmark')?.params, { name: 'Denmark' });
+  t.equal(router.match('/users/not-an-email'), undefined, 'a segment that is neither an id nor an email matches nothing');
+  t.equal(router.match('/nothing/here'), undefined);
+  t.equal(router.match('/users/%E0%A4%A'), undefined, 'malformed percent-encoding does not throw');
+  t.throws(() => router.add('GET', '/users/me', 'again'), /duplicate/);
+  t.ok([...router.routes()].some((r) => r.pattern === '/users/{user_id:int}' && r.method === 'PATCH'));
+});
+
+test('params: query strings, url-encoded and multipart bodies', async (t) => {
+  const raw: RawParams = {};
+  parseUrlEncoded('a=1&b=x%20y&c=+plus+&a=2', raw);
+  t.same(raw, { a: '2', b: 'x y', c: ' plus ' }, 'last value wins; + is a space');
+  parseBody(Buffer.from('b=body&d=%5B1%2C2%5D'), 'application/x-www-form-urlencoded; charset=utf-8', raw, () => undefined);
+  t.same(raw, { a: '2', b: 'body', c: ' plus ', d: '[1,2]' }, 'the body overrides the query');
+
+  const multipart = Buffer.from(
+    '--XX\r\nContent-Disposition: form-data; name="content"\r\n\r\nhello\r\n--XX\r\nContent-Disposition: form-data; name="to"\r\n\r\n[1]\r\n--XX--\r\n',
+  );
+  const fields: RawParams = {};
+  const fakeParts = (body: ArrayBuffer, type: string) => {
+    t.match(type, /boundary=XX/);
+    t.equal(Buffer.from(body).toString(), multipart.toString());
+    return [
+      { name: 'content', data: new TextEncoder().encode('hello').buffer as ArrayBuffer },
+      { name: 'to', data: new TextEncoder().encode('[1]').buffer as ArrayBuffer },
+    ];
+  };
+  parseBody(multipart, 'multipart/form-data; boundary=XX', fields, fakeParts);
+  t.same(fields, { content: 'hello', to: '[1]' });
+  t.throws(() => parseBody(Buffer.from('{}'), 'application/json', {}, fakeParts), ApiError);
+  t.throws(() => parseBody(multipart, 'multipart/form-data; boundary=XX', {}, () => undefined), /Malformed multipart/);
+});
+
+test('validation: Zulip messages for every kind of bad parameter', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-schemas-'));
+  writeFileSync(
+    join(dir, 'sample.json'),
+    JSON.stringify({
+      $id: 'sample',
+      type: 'object',
+      properties: {
+        count: { type: 'integer', default: 5 },
+        flag: { type: 'boolean' },
+        ids: { type: 'array', items: { type: 'integer' } },
+        options: { type: 'object', properties: { mode: { type: 'string' } } },
+        name: { type: 'string', maxLength: 5 },
+        op: { type: 'string', enum: ['add', 'remove'] },
+        to: { 'x-json-or-raw': true, anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'array' }] },
+        narrow: { type: 'array', items: { type: 'object', required: ['operator'], properties: { operator: { type: 'string' } } } },
+      },
+      required: ['op'],
+    }),
+  );
+  const validator = loadValidators(dir).get('sample')!;
+  const fail = (raw: RawParams) => {
+    try {
+      validator.validate(raw);
+    } catch (error) {
+      return error as ApiError;
+    }
+    throw new Error('expected a validation error');
+  };
+
+  const ok = validator.validate({ op: 'add', ids: '[1,2]', flag: 'true', name: 'abc', zzz: '1', aaa: '2', to: 'Denmark' });
+  t.same(ok.params, { op: 'add', ids: [1, 2], flag: true, name: 'abc', to: 'Denmark', count: 5 }, 'JSON decoded, strings as sent, defaults filled');
+  t.same(ok.ignored, ['aaa', 'zzz'], 'unknown parameters are listed, sorted');
+  t.same(validator.validate({ op: 'add', to: '[1,2]' }).params.to, [1, 2], 'json-or-raw decodes JSON when it can');
+  t.same(validator.validate({ op: 'add', to: '7' }).params.to, 7);
+  t.same(validator.validate({ op: 'add', name: '[1]' }).params.name, '[1]', 'plain strings are never JSON-decoded');
+
+  const missing = fail({});
+  t.equal(missing.code, 'REQUEST_VARIABLE_MISSING');
+  t.equal(missing.message, "Missing 'op' argument");
+  t.same(missing.extra, { var_name: 'op' });
+  t.equal(fail({ op: 'add', count: '"x"' }).message, 'count is not an integer');
+  t.equal(fail({ op: 'add', count: '1.5' }).message, 'count is not an integer');
+  t.equal(fail({ op: 'add', count: 'abc' }).message, 'count is not valid JSON');
+  t.equal(fail({ op: 'add', flag: '1' }).message, 'flag is not a boolean');
+  t.equal(fail({ op: 'add', ids: '{}' }).message, 'ids is not a list');
+  t.equal(fail({ op: 'add', ids: '[1,"a"]' }).message, 'ids[1] is not an integer');
+  t.equal(fail({ op: 'add', options: '[]' }).message, 'options is not a dict');
+  t.equal(fail({ op: 'add', name: 'toolong' }).message, 'name is too long (limit: 5 characters)');
+  t.equal(fail({ op: 'other' }).message, 'Invalid op');
+  t.equal(fail({ op: 'add', narrow: '[{"operator": 5}]' }).message, 'narrow[0]["operator"] is not a string');
+  t.equal(fail({ op: 'add', narrow: '[{}]' }).message, 'operator key is missing from narrow[0]');
+  t.equal(fail({ op: 'add', ids: '[1' }).code, 'BAD_REQUEST');
+});
+
+test('validation: every schema of the project compiles', async (t) => {
+  const validators = loadValidators(SCHEMA_DIR);
+  t.ok(validators.size >= 5);
+  t.ok(validators.has('get-users'));
+});
+
+test('rate limiter: a sliding window of N requests', async (t) => {
+  let now = 1000;
+  const limiter = new RateLimiter({ max: 3, windowSeconds: 60 }, () => now);
+  t.same(limiter.peek('a').remaining, 3, 'peeking an unknown key counts nothing');
+  t.equal(limiter.hit('a').remaining, 2);
+  now += 10;
+  t.equal(limiter.hit('a').remaining, 1);
+  t.equal(limiter.hit('a').remaining, 0);
+  const refused = limiter.hit('a');
+  t.equal(refused.allowed, false);
+  t.equal(refused.retryAfter, 50, 'the oldest request leaves the window in 50 s');
+  t.equal(limiter.hit('b').allowed, true, 'keys are independent');
+  now += 50;
+  const again = limiter.hit('a');
+  t.equal(again.allowed, true, 'once the oldest request has left the window');
+  t.equal(again.remaining, 0);
+  now += 1000;
+  limiter.sweep();
+  t.equal(limiter.peek('a').remaining, 3, 'swept keys start afresh');
+});
