@@ -7,7 +7,9 @@ import type { Config } from './config.js';
 import { createAccount, createOrganization } from './api/accounts.js';
 import { generatePassword, hashPassword } from './domain/credentials.js';
 import { Role } from './domain/roles.js';
-import { DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
+import { DEMO_CHANNELS, DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
+import { createChannel, subscribeUsers } from './api/subscription-writes.js';
+import type { Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import { prefixRange, serverKeys } from './store/keys.js';
@@ -21,7 +23,9 @@ export async function firstRealmId(db: Database): Promise<number | undefined> {
 
 export interface Bootstrapped {
   org: Organization;
-  created: boolean;
+  /** A new organization's writes, not yet committed: `seedOrganization` adds its channels first. */
+  pending?: Transaction;
+  demo: boolean;
 }
 
 export async function loadOrCreateOrganization(
@@ -35,7 +39,7 @@ export async function loadOrCreateOrganization(
   if (existing !== undefined) {
     const org = await Organization.load(db, existing, config.externalUrl);
     if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);
-    return { org, created: false };
+    return { org, demo: false };
   }
   const tx = new Transaction();
   if (config.demo) {
@@ -54,9 +58,8 @@ export async function loadOrCreateOrganization(
       isSystemBot: true,
       nowMs,
     });
-    await db.commit(tx.seal());
     print(`Created the demo organization '${DEMO_ORGANIZATION_NAME}'; every user's password is '${DEMO_PASSWORD}'.`);
-    return { org, created: true };
+    return { org, pending: tx, demo: true };
   }
   const org = createOrganization(counters, tx, { name: 'Parley', url: config.externalUrl, nowMs });
   const password = generatePassword();
@@ -73,10 +76,25 @@ export async function loadOrCreateOrganization(
     isSystemBot: true,
     nowMs,
   });
-  await db.commit(tx.seal());
   print('Created a new organization. Its owner (shown only this once):');
   print(`  email:    ${owner.deliveryEmail}`);
   print(`  password: ${password}`);
   print(`  API key:  ${owner.apiKey}`);
-  return { org, created: true };
+  return { org, pending: tx, demo: false };
+}
+
+/** Channels of a new organization: the demo's, or a `general` default channel for the owner. */
+export function seedOrganization(services: Services, tx: Transaction, demo: boolean): void {
+  const { org } = services;
+  const channels = demo
+    ? DEMO_CHANNELS
+    : [{ name: 'general', description: 'For team-wide conversations', inviteOnly: false, isDefault: true, subscribers: [...org.users.all()].filter((u) => !u.isBot).map((u) => u.deliveryEmail) }];
+  for (const spec of channels) {
+    const channel = createChannel(services, tx, { name: spec.name, description: spec.description, inviteOnly: spec.inviteOnly, isDefault: spec.isDefault, creatorId: null });
+    const users = spec.subscribers.map((email) => org.users.byEmail(email)!);
+    subscribeUsers(services, tx, users, [channel]);
+    if (demo && spec.name === 'moderation') {
+      org.saveRealm({ ...org.realm, settings: { ...org.realm.settings, moderation_request_channel_id: channel.id } }, tx);
+    }
+  }
 }

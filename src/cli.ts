@@ -4,7 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import { changeRole, createAccount, regenerateApiKey, setPassword } from './api/accounts.js';
-import { loadOrCreateOrganization } from './bootstrap.js';
+import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
+import { subscribeUsers } from './api/subscription-writes.js';
+import { buildServices } from './wiring.js';
+import { pino } from 'pino';
 import { configFromEnv } from './config.js';
 import { generatePassword } from './domain/credentials.js';
 import { Role } from './domain/roles.js';
@@ -72,7 +75,13 @@ async function main(): Promise<void> {
   }
   const counters = new Counters(db);
   const print = (line: string) => process.stdout.write(line + '\n');
-  const { org } = await loadOrCreateOrganization(db, counters, config, Date.now(), print);
+  const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, Date.now(), print);
+  const logger = pino({ level: 'warn' }, pino.destination(2));
+  const services = await buildServices({ config, logger, db, counters, org, clock: { now: () => Date.now() } });
+  if (pending) {
+    seedOrganization(services, pending, demo);
+    await services.commit(pending);
+  }
   const userByEmail = () => {
     if (!values.email) fail('--email is required');
     const user = org.users.byEmail(values.email);
@@ -88,6 +97,7 @@ async function main(): Promise<void> {
       if (!values.email || !values.name) fail('--email and --name are required');
       const password = values.password ?? generatePassword();
       const user = await createAccount(org, counters, tx, { email: values.email, fullName: values.name, role: roleOf(values.role), password, nowMs: Date.now() });
+      subscribeUsers(services, tx, [user], [...org.channels.all()].filter((channel) => channel.isDefault));
       print(`created user ${user.id} ${user.deliveryEmail}`);
       if (!values.password) print(`password: ${password}`);
       print(`API key:  ${user.apiKey}`);
@@ -125,7 +135,7 @@ async function main(): Promise<void> {
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }
-  if (!tx.isEmpty) await db.commit(tx.seal());
+  if (!tx.isEmpty) await services.commit(tx);
   await db.close();
 }
 

@@ -5,10 +5,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { ActorRegistry } from './actors/registry.js';
 import { allRoutes } from './api/routes.js';
 import { basicAuthenticator } from './api/authentication.js';
-import { loadOrCreateOrganization } from './bootstrap.js';
+import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
+import { buildServices } from './wiring.js';
+import { restoreQueues, startHousekeeping } from './events/housekeeping.js';
 import type { Config } from './config.js';
 import type { UserRecord } from './domain/users.js';
 import { HttpFront } from './http/front.js';
@@ -20,7 +21,6 @@ import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
 import { prefixRange } from './store/keys.js';
-import type { Transaction } from './store/transaction.js';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas', import.meta.url));
 
@@ -46,28 +46,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const db = await Database.open(config.dataDir, { sync: config.sync });
   const counters = new Counters(db);
-  const { org } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
-  const actors = new ActorRegistry(
-    db,
-    (kind, id) => org.keys.actor(kind, id),
-    (kind) => org.keys.actorPrefix(kind),
-    (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
-  );
-  await actors.restore();
-
-  const services: Services = {
-    config,
-    logger,
-    db,
-    counters,
-    org,
-    actors,
-    clock,
-    async commit(tx: Transaction) {
-      await db.commit(tx.seal());
-      for (const after of tx.afterCommit) after();
-    },
-  };
+  const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
+  const services = await buildServices({ config, logger, db, counters, org, clock });
+  if (pending) {
+    seedOrganization(services, pending, demo);
+    await services.commit(pending);
+  }
+  const { actors, queues } = services;
+  await restoreQueues(services);
+  const housekeeping = startHousekeeping(services);
 
   const maxMessageId = async (userId: number): Promise<number> => {
     for await (const key of db.scanKeys(prefixRange(org.keys.userMessagePrefix(userId)), { reverse: true, limit: 1 })) {
@@ -105,6 +92,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     stop() {
       stopping ??= (async () => {
         front.stopAccepting();
+        await housekeeping.stop();
+        await queues.close();
         await front.idle();
         front.closeConnections();
         actors.stopAll();

@@ -10,6 +10,11 @@ import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import type { Organization } from './store/organization.js';
 import type { Transaction } from './store/transaction.js';
+import type { SubscriptionBook } from './actors/subscription-book.js';
+import type { MessageStore } from './store/messages.js';
+import type { RenderedMessage } from './domain/markdown/index.js';
+import type { EventQueues } from './events/queues.js';
+import type { PresenceBook } from './api/presence.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -24,6 +29,14 @@ export interface Services {
   readonly org: Organization;
   readonly actors: ActorRegistry;
   readonly clock: Clock;
+  readonly subscriptions: SubscriptionBook;
+  readonly messages: MessageStore;
+  readonly queues: EventQueues;
+  readonly presence: PresenceBook;
+  /** Unix seconds when the server started (Zulip's `server_generation`). */
+  readonly startedAt: number;
+  /** Renders Zulip Markdown with this organization's users, groups and channels. */
+  render(content: string): RenderedMessage;
   /**
    * Writes the transaction as one atomic batch (with its events in the event log) and
    * resolves once it is durable; then its events are delivered.

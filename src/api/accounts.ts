@@ -80,6 +80,7 @@ export async function createAccount(org: Organization, counters: Counters, tx: T
   if (org.users.byEmail(account.email)) throw new ApiError('BAD_REQUEST', `Email '${account.email}' already in use`);
   const user = newUserRecord({
     id,
+    recipientId: counters.next(org.keys.counter('recipient'), tx),
     deliveryEmail: account.email,
     fullName: account.fullName,
     role: account.role,

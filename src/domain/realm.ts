@@ -69,7 +69,7 @@ export const REALM_DEFAULTS: RealmSettings = {
   allow_message_editing: true,
   allow_edit_history: true,
   message_content_edit_limit_seconds: 600,
-  message_content_delete_limit_seconds: null,
+  message_content_delete_limit_seconds: 600,
   move_messages_within_stream_limit_seconds: 604800,
   move_messages_between_streams_limit_seconds: 604800,
   moderation_request_channel_id: -1,

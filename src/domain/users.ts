@@ -16,6 +16,8 @@ export const BotType = { GENERIC: 1, INCOMING_WEBHOOK: 2, OUTGOING_WEBHOOK: 3, E
 
 export interface UserRecord {
   id: number;
+  /** The user's personal recipient (1:1 direct messages to them). */
+  recipientId: number;
   /** The real address, where mail goes. */
   deliveryEmail: string;
   fullName: string;
@@ -125,6 +127,7 @@ export function formatUser(target: UserRecord, viewer: UserRecord | undefined, o
 
 export function newUserRecord(fields: Pick<UserRecord, 'id' | 'deliveryEmail' | 'fullName' | 'role' | 'apiKey'> & Partial<UserRecord>): UserRecord {
   return {
+    recipientId: 0,
     isActive: true,
     isBot: false,
     botType: null,

@@ -27,6 +27,8 @@ export interface ApiRequest<P> {
   /** The authenticated user or bot; always set on routes with `auth: 'user'`. */
   readonly principal: P | undefined;
   readonly userAgent: string;
+  /** The client's name (Zulip's `client`): the `client` parameter, else the User-Agent's product name. */
+  readonly client: string;
   /** Binds a response that the handler will finish later (long-polls). */
   defer(): Deferred;
 }
@@ -216,6 +218,9 @@ export class HttpFront<P> {
     principal: P | undefined,
     userAgent: string,
   ): void {
+    // `client` is read for every request, as Zulip's middleware does, so it is never "ignored".
+    const client = raw.client ?? clientFromUserAgent(userAgent);
+    delete raw.client;
     const { params, ignored } = compiled.validator.validate(raw);
     for (const name in pathParams) params[name] = pathParams[name];
     const request: ApiRequest<P> = {
@@ -224,6 +229,7 @@ export class HttpFront<P> {
       params,
       principal,
       userAgent,
+      client,
       defer: () => {
         const deferred = new Deferred();
         ex.deferred = deferred;
@@ -314,6 +320,12 @@ export class HttpFront<P> {
       logger.info({ method: ex.method, url: ex.url, status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   }
+}
+
+/** `ZulipPython/0.9.0 (Linux)` → `ZulipPython`; no User-Agent → `Unspecified`. */
+export function clientFromUserAgent(userAgent: string): string {
+  const product = userAgent.trim().split(/[\/\s]/, 1)[0];
+  return product || 'Unspecified';
 }
 
 function tooLarge(limit: number): ApiError {

@@ -126,7 +126,7 @@ function compile(ajv: Ajv, schema: EndpointSchema): ParamValidator {
 
 /** Compiles every schema in `dir` once; returns them by `$id`. */
 export function loadValidators(dir: string): Map<string, ParamValidator> {
-  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, coerceTypes: false });
+  const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false });
   addFormats.default(ajv);
   ajv.addVocabulary(['x-raw', 'x-json-or-raw', 'x-error']);
   const validators = new Map<string, ParamValidator>();

@@ -66,7 +66,13 @@ export function realmKeys(realmId: number) {
     /** A user's starred messages by id. */
     starred: (userId: number, messageId: number) => `${r}star!${pad(userId)}!${pad(messageId)}`,
     starredPrefix: (userId: number) => `${r}star!${pad(userId)}!`,
-    /** A channel's messages by id; the value is the topic. */
+    /** A user's messages that mention them (personally, by group or wildcard), by id. */
+    mention: (userId: number, messageId: number) => `${r}ment!${pad(userId)}!${pad(messageId)}`,
+    mentionPrefix: (userId: number) => `${r}ment!${pad(userId)}!`,
+    /** The recipient id of a group direct-message conversation, by its participants. */
+    conversationRecipient: (conversation: string) => `${r}huddle!${conversation}`,
+    conversationRecipientPrefix: `${r}huddle!`,
+    /** A channel's messages by id. */
     channelMessage: (channelId: number, messageId: number) => `${r}cm!${pad(channelId)}!${pad(messageId)}`,
     channelMessagePrefix: (channelId: number) => `${r}cm!${pad(channelId)}!`,
     /** A topic's messages by id (topic compared case-insensitively, as Zulip does). */

@@ -1,5 +1,6 @@
 /**
- * One organization's in-memory state: its realm record, users and groups, loaded from the
+ * One organization's in-memory state: its realm record, users, groups, channels and
+ * conversation recipients, loaded from the
  * store at start (their number does not grow with messages) and saved record by record.
  */
 import type { GroupRecord } from '../domain/groups.js';
@@ -10,11 +11,16 @@ import { GroupDirectory } from './groups.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 import { UserDirectory } from './users.js';
+import { ChannelDirectory } from './channels.js';
+import { ConversationDirectory } from './conversations.js';
+import type { ChannelRecord } from '../domain/channel-record.js';
 
 export class Organization {
   readonly keys: RealmKeys;
   readonly users: UserDirectory;
   readonly groups: GroupDirectory;
+  readonly channels: ChannelDirectory;
+  readonly conversations: ConversationDirectory;
   /** Host part of dummy email addresses (`user{id}@{host}`). */
   readonly host: string;
 
@@ -27,6 +33,8 @@ export class Organization {
     this.host = new URL(url).hostname;
     this.users = new UserDirectory(this.keys, this.host);
     this.groups = new GroupDirectory(this.keys);
+    this.channels = new ChannelDirectory(this.keys);
+    this.conversations = new ConversationDirectory(this.keys);
   }
 
   get id(): number {
@@ -45,6 +53,8 @@ export class Organization {
     const org = new Organization(realm, url);
     for await (const [, user] of db.scan<UserRecord>(prefixRange(keys.userPrefix))) org.users.load(user);
     for await (const [, group] of db.scan<GroupRecord>(prefixRange(keys.groupPrefix))) org.groups.load(group);
+    for await (const [, channel] of db.scan<ChannelRecord>(prefixRange(keys.channelPrefix))) org.channels.load(channel);
+    await org.conversations.load(db);
     return org;
   }
 }

@@ -9,8 +9,8 @@ import type { BatchOp } from './database.js';
 export interface PendingEvent {
   event: Record<string, unknown>;
   userIds: readonly number[];
-  /** Per-user fields merged into the event for that user only (a message's flags). */
-  perUser?: ReadonlyMap<number, Record<string, unknown>>;
+  /** Per-user message flags (a bitfield), sent to each user as the event's `flags` list. */
+  flags?: ReadonlyMap<number, number>;
   /** Fields that only the named queue receives (`local_id` echo). */
   forQueue?: { queueId: string; fields: Record<string, unknown> };
 }

@@ -1,0 +1,136 @@
+/**
+ * A user's subscriptions actor: which channels the user is subscribed to, the personal
+ * settings of each (colour, muting, pinning, notifications) and the visibility policy of
+ * topics (muted, unmuted, followed). Unsubscribing keeps the settings for a later return.
+ */
+import { assign, setup } from 'xstate';
+import type { ActorKind } from './registry.js';
+
+export interface SubscriptionState {
+  active: boolean;
+  color: string;
+  isMuted: boolean;
+  pinToTop: boolean;
+  /** null: follow the user's global setting. */
+  desktopNotifications: boolean | null;
+  audibleNotifications: boolean | null;
+  pushNotifications: boolean | null;
+  emailNotifications: boolean | null;
+  wildcardMentionsNotify: boolean | null;
+}
+
+/** Zulip's visibility policies of a topic. */
+export const VisibilityPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
+export type VisibilityPolicy = (typeof VisibilityPolicy)[keyof typeof VisibilityPolicy];
+
+export interface TopicVisibility {
+  channelId: number;
+  /** The topic as the user last named it. */
+  topic: string;
+  policy: VisibilityPolicy;
+  /** Unix seconds. */
+  lastUpdated: number;
+}
+
+export interface SubscriptionsContext {
+  userId: number;
+  /** By channel id. */
+  channels: Record<string, SubscriptionState>;
+  /** By `${channelId}:${topic key}`; INHERIT is never stored. */
+  topics: Record<string, TopicVisibility>;
+}
+
+export const SUBSCRIPTION_PROPERTIES = {
+  color: 'color',
+  is_muted: 'isMuted',
+  pin_to_top: 'pinToTop',
+  desktop_notifications: 'desktopNotifications',
+  audible_notifications: 'audibleNotifications',
+  push_notifications: 'pushNotifications',
+  email_notifications: 'emailNotifications',
+  wildcard_mentions_notify: 'wildcardMentionsNotify',
+} as const satisfies Record<string, keyof SubscriptionState>;
+
+export type SubscriptionProperty = keyof typeof SUBSCRIPTION_PROPERTIES;
+
+export type SubscriptionsEvent =
+  | { type: 'SUBSCRIBE'; channelId: number; color: string }
+  | { type: 'UNSUBSCRIBE'; channelId: number }
+  | { type: 'SET_PROPERTY'; channelId: number; property: SubscriptionProperty; value: string | boolean | null }
+  | { type: 'SET_TOPIC_VISIBILITY'; channelId: number; topic: string; topicKey: string; policy: VisibilityPolicy; at: number };
+
+const newSubscription = (color: string): SubscriptionState => ({
+  active: true,
+  color,
+  isMuted: false,
+  pinToTop: false,
+  desktopNotifications: null,
+  audibleNotifications: null,
+  pushNotifications: null,
+  emailNotifications: null,
+  wildcardMentionsNotify: null,
+});
+
+export const subscriptionsMachine = setup({
+  types: {
+    context: {} as SubscriptionsContext,
+    input: {} as { userId: number },
+    events: {} as SubscriptionsEvent,
+  },
+  actions: {
+    subscribe: assign({
+      channels: ({ context, event }) => {
+        if (event.type !== 'SUBSCRIBE') return context.channels;
+        const existing = context.channels[event.channelId];
+        const next = existing ? { ...existing, active: true } : newSubscription(event.color);
+        return { ...context.channels, [event.channelId]: next };
+      },
+    }),
+    unsubscribe: assign({
+      channels: ({ context, event }) => {
+        if (event.type !== 'UNSUBSCRIBE') return context.channels;
+        const existing = context.channels[event.channelId];
+        if (!existing) return context.channels;
+        return { ...context.channels, [event.channelId]: { ...existing, active: false } };
+      },
+    }),
+    setProperty: assign({
+      channels: ({ context, event }) => {
+        if (event.type !== 'SET_PROPERTY') return context.channels;
+        const existing = context.channels[event.channelId];
+        if (!existing) return context.channels;
+        return { ...context.channels, [event.channelId]: { ...existing, [SUBSCRIPTION_PROPERTIES[event.property]]: event.value } };
+      },
+    }),
+    setTopicVisibility: assign({
+      topics: ({ context, event }) => {
+        if (event.type !== 'SET_TOPIC_VISIBILITY') return context.topics;
+        const key = `${event.channelId}:${event.topicKey}`;
+        const topics = { ...context.topics };
+        if (event.policy === VisibilityPolicy.INHERIT) delete topics[key];
+        else topics[key] = { channelId: event.channelId, topic: event.topic, policy: event.policy, lastUpdated: event.at };
+        return topics;
+      },
+    }),
+  },
+}).createMachine({
+  id: 'subscriptions',
+  context: ({ input }) => ({ userId: input.userId, channels: {}, topics: {} }),
+  initial: 'tracking',
+  states: {
+    tracking: {
+      on: {
+        SUBSCRIBE: { actions: 'subscribe' },
+        UNSUBSCRIBE: { actions: 'unsubscribe' },
+        SET_PROPERTY: { actions: 'setProperty' },
+        SET_TOPIC_VISIBILITY: { actions: 'setTopicVisibility' },
+      },
+    },
+  },
+});
+
+export const subscriptionsKind: ActorKind<typeof subscriptionsMachine> = {
+  name: 'subscriptions',
+  machine: subscriptionsMachine,
+  input: (id) => ({ userId: Number(id) }),
+};

@@ -1,0 +1,98 @@
+/** Reading channels: `GET /streams`, `GET /streams/{id}`, `GET /get_stream_id`, `GET /users/me/{id}/topics`. */
+import { badRequest } from '../domain/errors.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import { isAdmin, isGuest } from '../domain/roles.js';
+import { displayTopic, topicKey } from '../domain/topics.js';
+import type { Services } from '../services.js';
+import type { TopicRecord } from '../store/messages.js';
+import { accessChannelById, channelHistoryReadable, channelVisible, seeChannelById } from './channel-access.js';
+import { me, type ApiRoute } from './route.js';
+import { byName, channelObject } from './subscription-format.js';
+
+export function channelRoutes(services: Services): ApiRoute[] {
+  const { org } = services;
+  return [
+    {
+      method: 'GET',
+      path: '/streams',
+      schema: 'get-streams',
+      auth: 'user',
+      handler: (request) => {
+        const user = me(request);
+        const p = request.params;
+        const includeAll = p.include_all || p.include_all_active;
+        const result: Record<string, unknown>[] = [];
+        for (const channel of org.channels.all()) {
+          if (p.exclude_archived && channel.isArchived) continue;
+          const subscribed = services.subscriptions.isSubscribed(user.id, channel.id);
+          const wanted =
+            (p.include_public && !channel.inviteOnly && !isGuest(user.role)) ||
+            (p.include_web_public && channel.isWebPublic) ||
+            (p.include_subscribed && subscribed) ||
+            (includeAll && (channelVisible(services, user, channel) || isAdmin(user.role))) ||
+            (p.include_default && channel.isDefault && !isGuest(user.role));
+          if (!wanted) continue;
+          const object = channelObject(services, channel);
+          if (p.include_default) object.is_default = channel.isDefault;
+          result.push(object);
+        }
+        return { streams: result.sort(byName) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/streams/{stream_id:int}',
+      schema: 'get-stream-by-id',
+      auth: 'user',
+      handler: (request) => ({ stream: channelObject(services, seeChannelById(services, me(request), request.params.stream_id)) }),
+    },
+    {
+      method: 'GET',
+      path: '/get_stream_id',
+      schema: 'get-stream-id',
+      auth: 'user',
+      handler: (request) => {
+        const name = request.params.stream as string;
+        const channel = org.channels.byName(name.trim());
+        if (!channel || channel.isArchived || !channelVisible(services, me(request), channel)) throw badRequest(`Invalid channel name '${name}'`);
+        return { stream_id: channel.id };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/users/me/{stream_id:int}/topics',
+      schema: 'get-stream-topics',
+      auth: 'user',
+      handler: async (request) => {
+        const user = me(request);
+        const channel = accessChannelById(services, user, request.params.stream_id);
+        const topics = channelHistoryReadable(services, user, channel)
+          ? await services.messages.topics(channel.id)
+          : await receivedTopics(services, user.id, channel.id);
+        const allowEmpty = request.params.allow_empty_topic_name as boolean;
+        return {
+          topics: topics
+            .sort((a, b) => b.maxId - a.maxId)
+            .map((topic) => ({ name: displayTopic(topic.name, allowEmpty, EMPTY_TOPIC_DISPLAY_NAME), max_id: topic.maxId })),
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * The topics of a channel whose history the user may not read (protected history): only those
+ * of messages the user received, each with the newest of them, as Zulip lists them.
+ */
+async function receivedTopics(services: Services, userId: number, channelId: number): Promise<TopicRecord[]> {
+  const found: TopicRecord[] = [];
+  for (const topic of await services.messages.topics(channelId)) {
+    const prefix = services.org.keys.topicMessagePrefix(channelId, topicKey(topic.name));
+    for await (const id of services.messages.ids(prefix, { reverse: true })) {
+      if (services.messages.flags(userId, id) === undefined) continue;
+      found.push({ ...topic, maxId: id });
+      break;
+    }
+  }
+  return found;
+}

@@ -1,0 +1,177 @@
+/**
+ * Writing a new message: the record, its place in every range, each recipient's flags, the
+ * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
+ * Used by POST /messages and by the notification bot (moderation reports).
+ */
+import { VisibilityPolicy } from '../actors/subscriptions.js';
+import type { ChannelRecord } from '../domain/channel-record.js';
+import { groupMembers } from '../domain/groups.js';
+import type { RenderedMessage } from '../domain/markdown/index.js';
+import { conversationKey, Flag, type MessageRecord } from '../domain/messages.js';
+import { topicKey } from '../domain/topics.js';
+import { EmailVisibility, type UserRecord } from '../domain/users.js';
+import type { MessageEventInternals } from '../events/variants.js';
+import type { Services } from '../services.js';
+import { unixSeconds } from '../services.js';
+import { serverKeys } from '../store/keys.js';
+import type { Transaction } from '../store/transaction.js';
+import { formatMessage, type MessageFormat } from './message-format.js';
+
+export type Destination =
+  | { type: 'stream'; channel: ChannelRecord; topic: string }
+  | { type: 'private'; participants: UserRecord[] };
+
+export interface OutgoingMessage {
+  sender: UserRecord;
+  client: string;
+  readBySender: boolean;
+  /** Normalized Markdown. */
+  content: string;
+  rendered: RenderedMessage;
+  destination: Destination;
+  /** Local echo: the sending client's queue and its id for the message. */
+  queueId?: string;
+  localId?: string;
+}
+
+/** The format message events are stored in; queues derive their own variant from it. */
+export const EVENT_MESSAGE_FORMAT: MessageFormat = { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true };
+
+/** Zulip's automatic visibility settings (ON_INITIATION to follow, ON_SEND to unmute). */
+const FOLLOW_ON_PARTICIPATION = 1;
+const FOLLOW_ON_SEND = 2;
+const FOLLOW_ON_INITIATION = 3;
+
+function userSetting(user: UserRecord, key: string, fallback: number | boolean): number | boolean {
+  return (user.settings[key] as number | boolean | undefined) ?? fallback;
+}
+
+/** The policy sending gives the sender's topic, per the user's settings, or undefined for no change. */
+function automaticPolicy(services: Services, sender: UserRecord, channelId: number, key: string, initiated: boolean): number | undefined {
+  if (sender.isBot) return undefined;
+  const follow = userSetting(sender, 'automatically_follow_topics_policy', FOLLOW_ON_INITIATION) as number;
+  const unmute = userSetting(sender, 'automatically_unmute_topics_in_muted_streams_policy', FOLLOW_ON_SEND) as number;
+  const current = services.subscriptions.topicPolicy(sender.id, channelId, key);
+  if (current === VisibilityPolicy.FOLLOWED) return undefined;
+  const channelMuted = services.subscriptions.subscription(sender.id, channelId)?.isMuted ?? false;
+  let candidate: number | undefined;
+  if (follow === FOLLOW_ON_PARTICIPATION || follow === FOLLOW_ON_SEND) candidate = VisibilityPolicy.FOLLOWED;
+  else if (channelMuted && (unmute === FOLLOW_ON_PARTICIPATION || unmute === FOLLOW_ON_SEND)) candidate = VisibilityPolicy.UNMUTED;
+  if (current !== VisibilityPolicy.INHERIT) return candidate === current ? undefined : candidate;
+  if (candidate === undefined && initiated) {
+    if (follow === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.FOLLOWED;
+    else if (channelMuted && unmute === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.UNMUTED;
+  }
+  return candidate;
+}
+
+/** Sets a user's topic policy and tells the user's clients. */
+export function setTopicPolicy(services: Services, tx: Transaction, userId: number, channelId: number, topic: string, policy: number): void {
+  const now = unixSeconds(services.clock);
+  services.subscriptions.setTopicVisibility(userId, channelId, topic, topicKey(topic), policy, now, tx);
+  tx.emit({ type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: now, visibility_policy: policy }, [userId]);
+}
+
+export interface WrittenMessage {
+  record: MessageRecord;
+  /** Set when sending followed or unmuted the topic for the sender. */
+  automaticNewVisibilityPolicy?: number;
+}
+
+export function writeMessage(services: Services, tx: Transaction, out: OutgoingMessage): WrittenMessage {
+  const { org, messages } = services;
+  const id = services.counters.next(serverKeys.counter('message'), tx);
+  const now = unixSeconds(services.clock);
+  const { sender, destination, rendered } = out;
+
+  let recipients: number[];
+  let record: MessageRecord;
+  let key: string | undefined;
+  let baseFlags = 0;
+  let topicParticipants: Set<number> | undefined;
+  let initiated = false;
+  if (destination.type === 'stream') {
+    const { channel, topic } = destination;
+    key = topicKey(topic);
+    const existing = messages.topic(channel.id, key);
+    initiated = existing === undefined;
+    topicParticipants = new Set(existing?.participants ?? []);
+    topicParticipants.add(sender.id);
+    messages.saveTopic(channel.id, key, { name: topic, maxId: id, participants: [...topicParticipants] }, tx);
+    recipients = [...services.subscriptions.subscribersOf(channel.id)].filter((userId) => org.users.get(userId)?.isActive);
+    record = {
+      id, senderId: sender.id, type: 'stream', channelId: channel.id, topic, recipientId: channel.recipientId,
+      content: out.content, renderedContent: rendered.html, timestamp: now, client: out.client,
+      userIds: recipients, reactions: [], editHistory: [],
+    };
+    if (channel.firstMessageId === null) org.channels.save({ ...channel, firstMessageId: id }, tx);
+  } else {
+    const participants = destination.participants.map((u) => u.id);
+    const conversation = conversationKey(participants);
+    const dmUserIds = conversation.split(',').map(Number);
+    recipients = dmUserIds;
+    baseFlags |= Flag.is_private;
+    let recipientId: number;
+    if (dmUserIds.length <= 2) {
+      // 1:1 (or self) conversations are addressed to the other person's personal recipient.
+      const other = dmUserIds.find((userId) => userId !== sender.id) ?? sender.id;
+      recipientId = org.users.get(other)!.recipientId;
+    } else {
+      recipientId = org.conversations.recipientFor(conversation, services.counters, tx);
+    }
+    record = {
+      id, senderId: sender.id, type: 'private', recipientId, dmUserIds,
+      content: out.content, renderedContent: rendered.html, timestamp: now, client: out.client,
+      userIds: recipients, reactions: [], editHistory: [],
+    };
+  }
+  messages.save(record, tx);
+  messages.index(record, key, tx);
+
+  // Group mentions reach every member; wildcard mentions everyone in the conversation.
+  const mentioned = new Set(rendered.mentionedUserIds);
+  for (const groupId of rendered.mentionedGroupIds) for (const userId of groupMembers(groupId, org.groups)) mentioned.add(userId);
+  if (rendered.streamWildcard) baseFlags |= Flag.stream_wildcard_mentioned;
+
+  const flagsOf = new Map<number, number>();
+  for (const userId of recipients) {
+    let flags = baseFlags;
+    if (userId === sender.id && out.readBySender) flags |= Flag.read;
+    if (mentioned.has(userId)) flags |= Flag.mentioned;
+    if (rendered.topicWildcard && (destination.type === 'private' || topicParticipants!.has(userId))) flags |= Flag.topic_wildcard_mentioned;
+    messages.setFlags(userId, id, undefined, flags, tx);
+    flagsOf.set(userId, flags);
+  }
+
+  const message = formatMessage(services, record, sender.id, 0, EVENT_MESSAGE_FORMAT);
+  delete message.flags;
+  const internal: MessageEventInternals = {
+    raw_content: record.content,
+    gravatar_public: sender.isBot || sender.emailAddressVisibility === EmailVisibility.EVERYONE,
+  };
+  const event = { type: 'message', message, internal };
+  tx.emit(event, recipients, {
+    flags: flagsOf,
+    forQueue: out.queueId && out.localId !== undefined ? { queueId: out.queueId, fields: { local_message_id: out.localId } } : undefined,
+  });
+
+  const written: WrittenMessage = { record };
+  if (destination.type === 'stream') {
+    const { channel, topic } = destination;
+    const policy = automaticPolicy(services, sender, channel.id, key!, initiated);
+    if (policy !== undefined) {
+      setTopicPolicy(services, tx, sender.id, channel.id, topic, policy);
+      written.automaticNewVisibilityPolicy = policy;
+    }
+    // Mentioned people follow the topic (Zulip's automatically_follow_topics_where_mentioned).
+    for (const userId of mentioned) {
+      const user = org.users.get(userId);
+      if (!user || user.isBot || userId === sender.id || !flagsOf.has(userId)) continue;
+      if (!userSetting(user, 'automatically_follow_topics_where_mentioned', true)) continue;
+      const current = services.subscriptions.topicPolicy(userId, channel.id, key!);
+      if (current === VisibilityPolicy.MUTED || current === VisibilityPolicy.FOLLOWED) continue;
+      setTopicPolicy(services, tx, userId, channel.id, topic, VisibilityPolicy.FOLLOWED);
+    }
+  }
+  return written;
+}

@@ -1,0 +1,38 @@
+/** Notices the notification bot posts (moves, resolved topics, reports), written through the normal send path. */
+import type { ChannelRecord } from '../domain/channel-record.js';
+import { badRequest } from '../domain/errors.js';
+import { Flag } from '../domain/messages.js';
+import type { UserRecord } from '../domain/users.js';
+import type { Services } from '../services.js';
+import type { Transaction } from '../store/transaction.js';
+import { writeMessage, type WrittenMessage } from './message-write.js';
+
+export const silentMention = (user: { id: number; fullName: string }) => `@_**${user.fullName}|${user.id}**`;
+
+export const topicLink = (channel: ChannelRecord, topic: string) => `#**${channel.name}>${topic}**`;
+
+export function notificationBot(services: Services): UserRecord {
+  for (const user of services.org.users.all()) if (user.isSystemBot) return user;
+  throw badRequest('The notification bot is missing');
+}
+
+/**
+ * Posts `content` as the notification bot into a channel topic. `readBy` (the person whose
+ * action caused it) gets it already read, as Zulip does.
+ */
+export function notify(services: Services, tx: Transaction, where: { channel: ChannelRecord; topic: string }, content: string, readBy?: UserRecord): WrittenMessage {
+  const bot = notificationBot(services);
+  const written = writeMessage(services, tx, {
+    sender: bot,
+    client: 'Internal',
+    readBySender: true,
+    content,
+    rendered: services.render(content),
+    destination: { type: 'stream', channel: where.channel, topic: where.topic },
+  });
+  if (readBy) {
+    const flags = services.messages.flags(readBy.id, written.record.id);
+    if (flags !== undefined) services.messages.setFlags(readBy.id, written.record.id, flags, flags | Flag.read, tx);
+  }
+  return written;
+}

@@ -1,0 +1,142 @@
+/** The `realm` block of `POST /register`: the organization's settings and the server's limits, as Zulip 11 reports them. */
+import { realmGroupSetting, realmSetting, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
+import type { Services } from '../services.js';
+import { realmIconUrl } from './server-settings.js';
+
+const GIPHY_RATING_OPTIONS = {
+  disabled: { name: 'GIPHY integration disabled', id: 0 },
+  y: { name: 'Allow GIFs rated Y (Very young audience)', id: 1 },
+  g: { name: 'Allow GIFs rated G (General audience)', id: 2 },
+  pg: { name: 'Allow GIFs rated PG (Parental guidance)', id: 3 },
+  'pg-13': { name: 'Allow GIFs rated PG-13 (Parental guidance - under 13)', id: 4 },
+  r: { name: 'Allow GIFs rated R (Restricted)', id: 5 },
+};
+
+/** Legacy policy numbers derived from group settings, for older clients. */
+function legacyPolicy(groupId: unknown, systemGroups: Record<string, number>, table: Record<string, number>, fallback: number): number {
+  for (const [name, value] of Object.entries(table)) if (systemGroups[name] === groupId) return value;
+  return fallback;
+}
+
+export function realmState(services: Services, serverGeneration: number): Record<string, unknown> {
+  const { org } = services;
+  const realm = org.realm;
+  const setting = <K extends string>(key: K) => realmSetting(realm, key);
+  const groups = realm.systemGroups as Record<string, number>;
+  const state: Record<string, unknown> = {
+    realm_name: realm.name,
+    realm_description: realm.description,
+    realm_default_language: setting('default_language'),
+    realm_allow_message_editing: setting('allow_message_editing'),
+    realm_message_content_edit_limit_seconds: setting('message_content_edit_limit_seconds'),
+    realm_message_content_delete_limit_seconds: setting('message_content_delete_limit_seconds'),
+    realm_move_messages_within_stream_limit_seconds: setting('move_messages_within_stream_limit_seconds'),
+    realm_move_messages_between_streams_limit_seconds: setting('move_messages_between_streams_limit_seconds'),
+    realm_allow_edit_history: setting('allow_edit_history'),
+    realm_message_edit_history_visibility_policy: setting('allow_edit_history') ? 'all' : 'none',
+    realm_mandatory_topics: setting('mandatory_topics'),
+    realm_topics_policy: setting('mandatory_topics') ? 'disable_empty_topic' : 'allow_empty_topic',
+    realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
+    realm_waiting_period_threshold: setting('waiting_period_threshold'),
+    realm_message_retention_days: setting('message_retention_days'),
+    realm_invite_required: true,
+    realm_emails_restricted_to_domains: false,
+    realm_disallow_disposable_email_addresses: true,
+    realm_email_changes_disabled: false,
+    realm_name_changes_disabled: false,
+    realm_avatar_changes_disabled: false,
+    realm_require_unique_names: false,
+    realm_inline_image_preview: true,
+    realm_inline_url_embed_preview: false,
+    realm_digest_emails_enabled: false,
+    realm_digest_weekday: 1,
+    realm_send_welcome_emails: true,
+    realm_message_content_allowed_in_email_notifications: true,
+    realm_enable_spectator_access: setting('enable_spectator_access'),
+    realm_want_advertise_in_communities_directory: false,
+    realm_enable_read_receipts: true,
+    realm_enable_guest_user_indicator: true,
+    realm_enable_guest_user_dm_warning: true,
+    realm_video_chat_provider: 1,
+    realm_jitsi_server_url: null,
+    realm_giphy_rating: 2,
+    realm_default_code_block_language: '',
+    realm_push_notifications_enabled: false,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_require_e2ee_push_notifications: false,
+    realm_welcome_message_custom_text: '',
+    realm_is_zephyr_mirror_realm: false,
+    realm_authentication_methods: { Email: { enabled: true, available: true } },
+    realm_icon_url: realmIconUrl(realm.stringId),
+    realm_icon_source: 'G',
+    realm_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
+    realm_logo_source: 'D',
+    realm_night_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
+    realm_night_logo_source: 'D',
+    realm_url: org.url,
+    realm_uri: org.url,
+    realm_bot_domain: org.host,
+    realm_available_video_chat_providers: { disabled: { name: 'None', id: 0 }, jitsi_meet: { name: 'Jitsi Meet', id: 1 } },
+    realm_presence_disabled: false,
+    realm_email_auth_enabled: true,
+    realm_password_auth_enabled: true,
+    realm_upload_quota_mib: null,
+    realm_org_type: 0,
+    realm_plan_type: 1,
+    realm_date_created: realm.dateCreated,
+    realm_default_external_accounts: {},
+    realm_new_stream_announcements_stream_id: -1,
+    realm_signup_announcements_stream_id: -1,
+    realm_zulip_update_announcements_stream_id: -1,
+    realm_moderation_request_channel_id: setting('moderation_request_channel_id'),
+    realm_web_public_access_enabled: setting('web_public_streams_enabled') && setting('enable_spectator_access'),
+    max_message_length: LIMITS.maxMessageLength,
+    max_topic_length: LIMITS.maxTopicLength,
+    max_stream_name_length: LIMITS.maxStreamNameLength,
+    max_stream_description_length: LIMITS.maxStreamDescriptionLength,
+    max_channel_folder_name_length: 60,
+    max_channel_folder_description_length: 1024,
+    max_bulk_new_subscription_messages: 100,
+    max_reminder_note_length: 1000,
+    max_file_upload_size_mib: 25,
+    max_avatar_file_size_mib: 5,
+    max_icon_file_size_mib: 5,
+    max_logo_file_size_mib: 5,
+    password_min_length: 6,
+    password_max_length: 100,
+    password_min_guesses: 10000,
+    server_presence_ping_interval_seconds: 60,
+    server_presence_offline_threshold_seconds: 140,
+    server_typing_started_expiry_period_milliseconds: 45000,
+    server_typing_stopped_wait_period_milliseconds: 12000,
+    server_typing_started_wait_period_milliseconds: 30000,
+    event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: true,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_web_public_streams_enabled: false,
+    server_needs_upgrade: false,
+    server_jitsi_server_url: 'https://meet.jit.si',
+    jitsi_server_url: 'https://meet.jit.si',
+    server_can_summarize_topics: false,
+    server_min_deactivated_realm_deletion_days: 14,
+    server_max_deactivated_realm_deletion_days: null,
+    server_generation: serverGeneration,
+    server_emoji_data_url: '',
+    server_thumbnail_formats: [],
+    server_supported_permission_settings: {},
+    development_environment: false,
+    settings_send_digest_emails: true,
+    zulip_plan_is_not_limited: true,
+    giphy_rating_options: GIPHY_RATING_OPTIONS,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+  };
+  for (const key of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) state[`realm_${key}`] = realmGroupSetting(realm, key);
+  state.realm_create_public_stream_policy = legacyPolicy(state.realm_can_create_public_channel_group, groups, { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1);
+  state.realm_create_private_stream_policy = legacyPolicy(state.realm_can_create_private_channel_group, groups, { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1);
+  state.realm_create_web_public_stream_policy = legacyPolicy(state.realm_can_create_web_public_channel_group, groups, { 'role:owners': 7, 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6 }, 4);
+  state.realm_wildcard_mention_policy = legacyPolicy(state.realm_can_mention_many_users_group, groups, { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 }, 1);
+  return state;
+}

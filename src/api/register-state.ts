@@ -1,0 +1,209 @@
+/** The initial state `POST /register` returns, per fetched event type. */
+import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { avatarUrlFor } from '../domain/avatar.js';
+import { realmGroupSetting } from '../domain/realm.js';
+import { settingIncludes } from '../domain/groups.js';
+import { isAdmin, isGuest, isModerator, isOwner } from '../domain/roles.js';
+import {
+  AVAILABLE_NOTIFICATION_SOUNDS,
+  EMOJISET_CHOICES,
+  LEGACY_DISPLAY_SETTINGS,
+  LEGACY_NOTIFICATION_SETTINGS,
+  userSettings,
+} from '../domain/user-settings.js';
+import { apiEmail, formatUser, type UserRecord } from '../domain/users.js';
+import type { QueueCapabilities } from '../events/event-queue.js';
+import type { Services } from '../services.js';
+import { channelVisible } from './channel-access.js';
+import { presences } from './presence.js';
+import { realmState } from './register-realm.js';
+import { subscriptionObject } from './subscription-format.js';
+import { unreadMessages } from './unread.js';
+import { channelObject, byName } from './subscription-format.js';
+
+export interface StateRequest {
+  user: UserRecord;
+  /** null: every type. */
+  fetchTypes: readonly string[] | null;
+  eventTypes: readonly string[] | null;
+  clientGravatar: boolean;
+  includeSubscribers: boolean;
+  slimPresence: boolean;
+  capabilities: QueueCapabilities;
+}
+
+const CUSTOM_PROFILE_FIELD_TYPES = {
+  SHORT_TEXT: { id: 1, name: 'Text (short)' },
+  LONG_TEXT: { id: 2, name: 'Text (long)' },
+  SELECT: { id: 3, name: 'List of options' },
+  DATE: { id: 4, name: 'Date picker' },
+  URL: { id: 5, name: 'Link' },
+  USER: { id: 6, name: 'Person picker' },
+  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
+  PRONOUNS: { id: 8, name: 'Pronouns' },
+};
+
+function groupObjects(services: Services): Record<string, unknown>[] {
+  const nobody = services.org.realm.systemGroups['role:nobody'];
+  return [...services.org.groups.all()].map((group) => ({
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    members: [...group.directMembers].sort((a, b) => a - b),
+    direct_subgroup_ids: [...group.directSubgroups].sort((a, b) => a - b),
+    is_system_group: group.isSystemGroup,
+    date_created: group.isSystemGroup ? null : group.dateCreated,
+    creator_id: group.creatorId,
+    can_add_members_group: group.settings.can_add_members_group ?? nobody,
+    can_join_group: group.settings.can_join_group ?? nobody,
+    can_leave_group: group.settings.can_leave_group ?? nobody,
+    can_manage_group: group.settings.can_manage_group ?? nobody,
+    can_mention_group: group.settings.can_mention_group ?? nobody,
+    can_remove_members_group: group.settings.can_remove_members_group ?? nobody,
+    deactivated: group.deactivated,
+  }));
+}
+
+function subscriptionState(services: Services, request: StateRequest) {
+  const { user } = request;
+  const format = { includeSubscribers: request.includeSubscribers, notificationSettingsNull: request.capabilities.notificationSettingsNull };
+  const subscriptions: Record<string, unknown>[] = [];
+  const unsubscribed: Record<string, unknown>[] = [];
+  const neverSubscribed: Record<string, unknown>[] = [];
+  const states = services.subscriptions.channelsOf(user.id);
+  for (const channel of services.org.channels.all()) {
+    const state = states[channel.id];
+    if (state?.active) subscriptions.push(subscriptionObject(services, user, channel, state, format));
+    else if (!channelVisible(services, user, channel)) continue;
+    else if (state) unsubscribed.push(subscriptionObject(services, user, channel, state, format));
+    else {
+      const object = channelObject(services, channel);
+      if (request.includeSubscribers) object.subscribers = channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b);
+      neverSubscribed.push(object);
+    }
+  }
+  return { subscriptions: subscriptions.sort(byName), unsubscribed: unsubscribed.sort(byName), never_subscribed: neverSubscribed.sort(byName) };
+}
+
+function realmUserState(services: Services, request: StateRequest): Record<string, unknown> {
+  const { org } = services;
+  const { user } = request;
+  const options = { host: org.host, realmUrl: org.url, clientGravatar: request.clientGravatar, includeProfileData: true };
+  const active: Record<string, unknown>[] = [];
+  const inactive: Record<string, unknown>[] = [];
+  const crossRealm: Record<string, unknown>[] = [];
+  for (const other of org.users.all()) {
+    const object = formatUser(other, user, options);
+    delete object.is_active;
+    if (other.isSystemBot) crossRealm.push({ ...object, is_system_bot: true });
+    else (other.isActive ? active : inactive).push(object);
+  }
+  const ownAvatar = avatarUrlFor(user, { clientGravatar: false, emailIsPublic: true, realmUrl: org.url })!;
+  const may = (setting: string) => settingIncludes(user.id, realmGroupSetting(org.realm, setting), org.groups);
+  const canCreatePublic = may('can_create_public_channel_group');
+  const canCreatePrivate = may('can_create_private_channel_group');
+  const canCreateWebPublic = may('can_create_web_public_channel_group');
+  return {
+    realm_users: active,
+    realm_non_active_users: inactive,
+    cross_realm_bots: crossRealm,
+    avatar_source: user.avatarSource,
+    avatar_url: ownAvatar,
+    avatar_url_medium: ownAvatar.replace('&version=', '&s=500&version='),
+    can_create_private_streams: canCreatePrivate,
+    can_create_public_streams: canCreatePublic,
+    can_create_web_public_streams: canCreateWebPublic,
+    can_create_streams: canCreatePrivate || canCreatePublic || canCreateWebPublic,
+    can_subscribe_other_users: isAdmin(user.role) || may('can_add_subscribers_group'),
+    can_invite_others_to_realm: may('can_invite_users_group'),
+    is_admin: isAdmin(user.role),
+    is_owner: isOwner(user.role),
+    is_moderator: isModerator(user.role),
+    is_guest: isGuest(user.role),
+    user_id: user.id,
+    email: apiEmail(user, org.host),
+    delivery_email: user.deliveryEmail,
+    full_name: user.fullName,
+  };
+}
+
+/** Builds the state; reads that need the store are awaited, the rest comes from memory. */
+export async function initialState(services: Services, request: StateRequest): Promise<Record<string, unknown>> {
+  const { user, fetchTypes, eventTypes } = request;
+  const want = (type: string) => fetchTypes === null || fetchTypes.includes(type);
+  const state: Record<string, unknown> = {};
+  const now = services.clock.now();
+  if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
+  if (want('realm_user')) Object.assign(state, realmUserState(services, request));
+  if (want('subscription')) Object.assign(state, subscriptionState(services, request));
+  if (want('message')) state.max_message_id = (await services.messages.newest(services.org.keys.userMessagePrefix(user.id))) ?? -1;
+  if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
+  if (want('starred_messages')) {
+    const starred: number[] = [];
+    for await (const id of services.messages.ids(services.org.keys.starredPrefix(user.id), { reverse: false })) starred.push(id);
+    state.starred_messages = starred;
+  }
+  const topics = services.subscriptions.topicsOf(user.id);
+  if (want('muted_topics') && (eventTypes === null || !eventTypes.includes('user_topic'))) {
+    state.muted_topics = topics
+      .filter((t) => t.policy === VisibilityPolicy.MUTED)
+      .map((t) => [services.org.channels.get(t.channelId)?.name ?? '', t.topic, t.lastUpdated]);
+  }
+  if (want('user_topic')) {
+    state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: t.topic, last_updated: t.lastUpdated, visibility_policy: t.policy }));
+  }
+  if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services);
+  if (want('custom_profile_fields')) {
+    state.custom_profile_fields = [];
+    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+  }
+  if (want('presence')) {
+    state.presences = presences(services, services.presence, request.slimPresence, Math.floor(now / 1000));
+    state.presence_last_update_id = services.presence.newestUpdateId;
+    state.server_timestamp = now / 1000;
+  }
+  const settings = userSettings(user.settings, user.timezone);
+  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  if (!request.capabilities.userSettingsObject) {
+    if (want('update_display_settings')) {
+      for (const key of LEGACY_DISPLAY_SETTINGS) state[key] = settings[key];
+      state.emojiset_choices = EMOJISET_CHOICES;
+    }
+    if (want('update_global_notifications')) {
+      for (const key of LEGACY_NOTIFICATION_SETTINGS) state[key] = settings[key];
+      state.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
+    }
+  }
+  if (want('stream')) {
+    state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c)).map((c) => channelObject(services, c)).sort(byName);
+  }
+  if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : [...services.org.channels.all()].filter((c) => c.isDefault).map((c) => c.id);
+  // Features not built yet report their empty state, so clients start cleanly.
+  const empty: Record<string, [string, unknown][]> = {
+    realm_emoji: [['realm_emoji', {}]],
+    drafts: [['drafts', []]],
+    scheduled_messages: [['scheduled_messages', []]],
+    navigation_views: [['navigation_views', []]],
+    user_status: [['user_status', {}]],
+    recent_private_conversations: [['recent_private_conversations', []]],
+    alert_words: [['alert_words', []]],
+    muted_users: [['muted_users', []]],
+    realm_linkifiers: [['realm_linkifiers', []]],
+    realm_filters: [['realm_filters', []]],
+    realm_playgrounds: [['realm_playgrounds', []]],
+    realm_domains: [['realm_domains', []]],
+    realm_bot: [['realm_bots', []]],
+    onboarding_steps: [['onboarding_steps', []]],
+    saved_snippets: [['saved_snippets', []]],
+    reminders: [['reminders', []]],
+    default_stream_groups: [['realm_default_stream_groups', []]],
+    realm_embedded_bots: [['realm_embedded_bots', []]],
+    realm_incoming_webhook_bots: [['realm_incoming_webhook_bots', []]],
+    channel_folders: [['channel_folders', []]],
+    video_calls: [['has_zoom_token', false]],
+    giphy: [['giphy_api_key', '']],
+    stop_words: [['stop_words', []]],
+  };
+  for (const [type, entries] of Object.entries(empty)) if (want(type)) for (const [key, value] of entries) state[key] = value;
+  return state;
+}

@@ -1,0 +1,69 @@
+/** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
+import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { Flag, MENTION_BITS } from '../domain/messages.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import { topicKey } from '../domain/topics.js';
+import type { Services } from '../services.js';
+
+/** Zulip reads at most this many unread messages, the newest ones. */
+export const MAX_UNREAD_MESSAGES = 50000;
+
+export async function unreadMessages(services: Services, userId: number, allowEmptyTopicName: boolean) {
+  const { messages, subscriptions } = services;
+  const ids: number[] = [];
+  for await (const id of messages.ids(services.org.keys.unreadPrefix(userId), { reverse: true })) {
+    ids.push(id);
+    if (ids.length >= MAX_UNREAD_MESSAGES) break;
+  }
+  ids.reverse();
+  const pms = new Map<number, number[]>();
+  const huddles = new Map<string, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  let count = 0;
+  for (const id of ids) {
+    const record = messages.get(id);
+    const flags = messages.flags(userId, id);
+    if (!record || flags === undefined || flags & Flag.read) continue;
+    if (record.type === 'private') {
+      const users = record.dmUserIds!;
+      if (users.length <= 2) {
+        const other = users.find((u) => u !== userId) ?? userId;
+        let list = pms.get(other);
+        if (!list) pms.set(other, (list = []));
+        list.push(id);
+      } else {
+        const key = users.join(',');
+        let list = huddles.get(key);
+        if (!list) huddles.set(key, (list = []));
+        list.push(id);
+      }
+      count++;
+      if (flags & MENTION_BITS) mentions.push(id);
+      continue;
+    }
+    const channelId = record.channelId!;
+    if (!subscriptions.isSubscribed(userId, channelId)) continue;
+    const key = `${channelId}:${topicKey(record.topic!)}`;
+    let entry = streams.get(key);
+    if (!entry) {
+      entry = { stream_id: channelId, topic: record.topic === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic!, unread_message_ids: [] };
+      streams.set(key, entry);
+    }
+    entry.unread_message_ids.push(id);
+    const policy = subscriptions.topicPolicy(userId, channelId, topicKey(record.topic!));
+    const channelMuted = subscriptions.subscription(userId, channelId)?.isMuted ?? false;
+    const muted = policy === VisibilityPolicy.MUTED || (channelMuted && policy !== VisibilityPolicy.UNMUTED && policy !== VisibilityPolicy.FOLLOWED);
+    if (!muted) count++;
+    if (flags & Flag.mentioned || flags & Flag.group_mentioned) mentions.push(id);
+    else if (flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned) && !muted) mentions.push(id);
+  }
+  return {
+    pms: [...pms.entries()].sort((a, b) => a[0] - b[0]).map(([other, list]) => ({ other_user_id: other, sender_id: other, unread_message_ids: list })),
+    streams: [...streams.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, entry]) => entry),
+    huddles: [...huddles.entries()].map(([key, list]) => ({ user_ids_string: key, unread_message_ids: list })),
+    mentions,
+    count,
+    old_unreads_missing: ids.length >= MAX_UNREAD_MESSAGES,
+  };
+}

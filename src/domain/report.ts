@@ -1,0 +1,170 @@
+/** Message reports (FL 382): their validation, and the message Notification Bot posts for moderators. */
+import { channelSlug, encodeHashComponent } from './channels.js';
+import { badRequest } from './errors.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from './realm.js';
+import { codePointLength, truncateContent } from './topics.js';
+import { LIMITS } from './versions.js';
+
+export type ReportType = 'spam' | 'harassment' | 'inappropriate' | 'norms' | 'other';
+
+export const REPORT_TYPES: readonly ReportType[] = ['spam', 'harassment', 'inappropriate', 'norms', 'other'];
+
+/** Zulip's REPORT_MESSAGE_REASONS: the label moderators read. */
+export const REPORT_REASON_LABELS: Record<ReportType, string> = {
+  spam: 'Spam',
+  harassment: 'Harassment',
+  inappropriate: 'Inappropriate content',
+  norms: 'Violates community norms',
+  other: 'Other reason',
+};
+
+interface Person {
+  id: number;
+  fullName: string;
+}
+
+export interface ReportInput {
+  reporter: Person;
+  /** The reported message's sender. */
+  reportedUser: Person;
+  reportType: ReportType;
+  description: string;
+  message: { id: number; content: string; timestampSeconds: number } & (
+    | { kind: 'channel'; channelId: number; channelName: string; topic: string }
+    | { kind: 'direct'; participants: Person[] /* everyone, the sender included */ }
+  );
+  realmUrl: string;
+}
+
+// Room for the reporter's description and the template around it, so that the report itself
+// never needs truncating.
+const MAX_SNIPPET_LENGTH = LIMITS.maxMessageLength - LIMITS.maxReportDescriptionLength - 500;
+
+/** The checks of POST /messages/{id}/report on its parameters, in Zulip's order. */
+export function validateReport(type: ReportType, description: string): void {
+  if (codePointLength(description) > LIMITS.maxReportDescriptionLength) {
+    throw badRequest(`description is too long (limit: ${LIMITS.maxReportDescriptionLength} characters)`);
+  }
+  // Zulip itself only rejects the exact empty string; a blank explanation explains nothing either.
+  if (type === 'other' && description.trim() === '') throw badRequest('An explanation is required.');
+}
+
+/** The topic the report goes to, so that reports about one person collect in one place. */
+export function reportTopic(reported: Person): string {
+  return `${reported.fullName} moderation`;
+}
+
+/** A silent mention: names the user without notifying them. */
+function mention(person: Person): string {
+  return `@_**${person.fullName}|${person.id}**`;
+}
+
+/** Zulip's datetime_to_global_time, at our resolution of whole seconds. */
+function globalTime(timestampSeconds: number): string {
+  return `<time:${new Date(timestampSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
+}
+
+/** Python's string order: by code point, where JS's default sort compares UTF-16 units. */
+function compareCodePoints(a: string, b: string): number {
+  const x = Array.from(a, (char) => char.codePointAt(0)!);
+  const y = Array.from(b, (char) => char.codePointAt(0)!);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+// Characters that break the #**channel>topic@id** syntax (Zulip's invalid_stream_topic_regex).
+const BREAKS_LINK_SYNTAX = /[`>*&[\]]|\$\$/g;
+const LINK_TEXT_ESCAPES: Record<string, string> = {
+  '`': '&#96;',
+  '>': '&gt;',
+  '*': '&#42;',
+  '&': '&amp;',
+  $$: '&#36;&#36;',
+  '[': '&#91;',
+  ']': '&#93;',
+};
+
+const escapeLinkText = (text: string) => text.replace(BREAKS_LINK_SYNTAX, (match) => LINK_TEXT_ESCAPES[match]);
+const breaksLinkSyntax = (text: string) => text.search(BREAKS_LINK_SYNTAX) !== -1;
+
+/** Zulip's get_message_link_syntax: the short link syntax, or a plain Markdown link when a name would break it. */
+function channelMessageLink(channelId: number, channelName: string, topic: string, messageId: number): string {
+  if (!breaksLinkSyntax(channelName) && !breaksLinkSyntax(topic)) return `#**${channelName}>${topic}@${messageId}**`;
+  const url = `#narrow/channel/${channelSlug(channelId, channelName)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
+  const topicText = topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : topic;
+  return `[#${escapeLinkText(channelName)} > ${escapeLinkText(topicText)} @ 💬](${url})`;
+}
+
+/**
+ * Zulip's pm_message_url over the recipient's display_recipient: for a group, everyone, sorted,
+ * tagged '-group'; for a 1:1 conversation only the receiving user, because a personal recipient
+ * is one user (Zulip's report passes that, not the message's two-person list).
+ */
+function directMessageUrl(realmUrl: string, participants: Person[], sender: Person, messageId: number): string {
+  const ids = participants.length <= 2 ? [oneToOneRecipient(participants, sender).id] : participants.map((person) => person.id);
+  ids.sort((a, b) => a - b);
+  const slug = ids.join(',') + (ids.length >= 3 ? '-group' : '');
+  return `${realmUrl}/#narrow/dm/${slug}/near/${messageId}`;
+}
+
+/** Who received a 1:1 direct message: the other participant, or the sender in a self-DM. */
+function oneToOneRecipient(participants: Person[], sender: Person): Person {
+  return participants.find((person) => person.id !== sender.id) ?? sender;
+}
+
+/** Zulip's get_unused_fence: longer than any backtick fence in the content, so the content can't close it. */
+function unusedFence(content: string): string {
+  let length = 3;
+  for (const line of content.split('\n')) {
+    const fence = /^ {0,3}(`{3,})/.exec(line);
+    if (fence) length = Math.max(length, fence[1].length + 1);
+  }
+  return '`'.repeat(length);
+}
+
+function distinctById(people: Person[]): Person[] {
+  return [...new Map(people.map((person) => [person.id, person])).values()];
+}
+
+function reportHeader(input: ReportInput): string {
+  const { reporter, reportedUser, message } = input;
+  const by = `${mention(reporter)} reported`;
+  const sender = mention(reportedUser);
+  const at = globalTime(message.timestampSeconds);
+  if (message.kind === 'channel') return `${by} a message sent by ${sender} at ${at}.`;
+  const participants = distinctById(message.participants);
+  if (participants.length <= 2) {
+    if (reportedUser.id !== reporter.id) return `${by} a direct message sent by ${sender} at ${at}.`;
+    // Reporting one's own direct message: say who received it (oneself, in a self-DM).
+    return `${by} a direct message sent by ${sender} to ${mention(oneToOneRecipient(participants, reporter))} at ${at}.`;
+  }
+  const recipients = participants
+    .filter((person) => person.id !== reportedUser.id)
+    .map(mention)
+    .sort(compareCodePoints);
+  const last = recipients.pop();
+  // Zulip adds the Oxford comma only when two or more names precede "and".
+  const rest = recipients.join(', ') + (recipients.length > 1 ? ',' : '');
+  return `${by} a direct message sent by ${sender} to ${rest} and ${last} at ${at}.`;
+}
+
+/** The Markdown of the report message, as Zulip builds it (and as it is after send-time normalisation). */
+export function reportContent(input: ReportInput): string {
+  const { message } = input;
+  const original =
+    message.kind === 'channel'
+      ? `Original message at ${channelMessageLink(message.channelId, message.channelName, message.topic, message.id)}`
+      : `[Original message](${directMessageUrl(input.realmUrl, distinctById(message.participants), input.reportedUser, message.id)})`;
+  const snippet = truncateContent(message.content, MAX_SNIPPET_LENGTH, '\n[message truncated]');
+  const fence = unusedFence(snippet);
+  return [
+    reportHeader(input),
+    '```quote',
+    `**${REPORT_REASON_LABELS[input.reportType]}**. ${input.description}`,
+    '```',
+    '',
+    `${fence} spoiler ${original}`,
+    snippet,
+    fence,
+  ].join('\n');
+}

@@ -1,0 +1,97 @@
+/** Personal settings: their defaults, and which ones older clients receive at the top level of /register. */
+
+export const USER_SETTING_DEFAULTS: Record<string, unknown> = {
+  // Display
+  twenty_four_hour_time: false,
+  dense_mode: true,
+  web_mark_read_on_scroll_policy: 1,
+  web_channel_default_view: 1,
+  starred_message_counts: true,
+  receives_typing_notifications: true,
+  fluid_layout_width: false,
+  high_contrast_mode: false,
+  web_font_size_px: 16,
+  web_line_height_percent: 122,
+  color_scheme: 1,
+  translate_emoticons: false,
+  display_emoji_reaction_users: true,
+  default_language: 'en',
+  web_home_view: 'inbox',
+  web_escape_navigates_to_home_view: true,
+  left_side_userlist: false,
+  emojiset: 'google',
+  demote_inactive_streams: 1,
+  user_list_style: 2,
+  web_animate_image_previews: 'on_hover',
+  web_stream_unreads_count_display_policy: 2,
+  hide_ai_features: false,
+  web_suggest_update_timezone: true,
+  timezone: '',
+  enter_sends: false,
+  // Notifications
+  enable_stream_desktop_notifications: false,
+  enable_stream_email_notifications: false,
+  enable_stream_push_notifications: false,
+  enable_stream_audible_notifications: false,
+  notification_sound: 'zulip',
+  enable_desktop_notifications: true,
+  enable_sounds: true,
+  email_notifications_batching_period_seconds: 120,
+  enable_offline_email_notifications: true,
+  enable_offline_push_notifications: true,
+  enable_online_push_notifications: true,
+  enable_followed_topic_desktop_notifications: true,
+  enable_followed_topic_email_notifications: true,
+  enable_followed_topic_push_notifications: true,
+  enable_followed_topic_audible_notifications: true,
+  enable_followed_topic_wildcard_mentions_notify: true,
+  enable_digest_emails: true,
+  enable_marketing_emails: true,
+  enable_login_emails: true,
+  message_content_in_email_notifications: true,
+  pm_content_in_desktop_notifications: true,
+  wildcard_mentions_notify: true,
+  desktop_icon_count_display: 1,
+  realm_name_in_email_notifications_policy: 1,
+  automatically_follow_topics_policy: 3,
+  automatically_unmute_topics_in_muted_streams_policy: 2,
+  automatically_follow_topics_where_mentioned: true,
+  presence_enabled: true,
+  // Privacy
+  send_private_typing_notifications: true,
+  send_stream_typing_notifications: true,
+  send_read_receipts: true,
+  allow_private_data_export: false,
+  email_address_visibility: 1,
+  web_navigate_to_sent_message: true,
+  resolved_topic_notice_auto_read_policy: 'except_followed',
+};
+
+/** Keys older clients (without the `user_settings_object` capability) get at the top level. */
+export const LEGACY_DISPLAY_SETTINGS = [
+  'color_scheme', 'default_language', 'web_home_view', 'demote_inactive_streams', 'emojiset', 'enable_drafts_synchronization',
+  'enter_sends', 'fluid_layout_width', 'high_contrast_mode', 'left_side_userlist', 'starred_message_counts',
+  'translate_emoticons', 'twenty_four_hour_time', 'timezone',
+];
+
+export const LEGACY_NOTIFICATION_SETTINGS = [
+  'desktop_icon_count_display', 'email_notifications_batching_period_seconds', 'enable_desktop_notifications',
+  'enable_digest_emails', 'enable_login_emails', 'enable_marketing_emails', 'enable_offline_email_notifications',
+  'enable_offline_push_notifications', 'enable_online_push_notifications', 'enable_sounds', 'enable_stream_audible_notifications',
+  'enable_stream_desktop_notifications', 'enable_stream_email_notifications', 'enable_stream_push_notifications',
+  'message_content_in_email_notifications', 'notification_sound', 'pm_content_in_desktop_notifications', 'presence_enabled',
+  'realm_name_in_email_notifications_policy', 'wildcard_mentions_notify',
+];
+
+export const EMOJISET_CHOICES = [
+  { key: 'google', text: 'Google' },
+  { key: 'twitter', text: 'Twitter' },
+  { key: 'text', text: 'Plain text' },
+];
+
+export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime-saber', 'ding', 'zulip'];
+
+/** Every setting of a user: the stored ones over the defaults. */
+export function userSettings(stored: Record<string, unknown>, timezone: string): Record<string, unknown> {
+  return { ...USER_SETTING_DEFAULTS, enable_drafts_synchronization: true, ...stored, timezone };
+}

@@ -1,0 +1,172 @@
+/**
+ * One registered event queue: its options, the events not yet acknowledged, and the parked
+ * long-poll if any. What happens on a poll, an event, a heartbeat or a disconnect is decided
+ * by the queue machine (queue-machine.ts); this class performs the actions it names.
+ */
+import { ApiError, badRequest } from '../domain/errors.js';
+import { Deferred, RawJson } from '../http/result.js';
+import { INITIAL_QUEUE_STATE, step, type QueueAction, type QueueEventType, type QueueState } from './queue-machine.js';
+
+/** An event as one variant of queues receives it: its id and its JSON (shared between queues). */
+export interface QueuedEvent {
+  readonly id: number;
+  readonly json: string;
+}
+
+export interface QueueCapabilities {
+  bulkMessageDeletion: boolean;
+  emptyTopicName: boolean;
+  streamTypingNotifications: boolean;
+  userSettingsObject: boolean;
+  notificationSettingsNull: boolean;
+  userAvatarUrlFieldOptional: boolean;
+}
+
+/** What is persisted about a queue, so that it can be rebuilt after a restart. */
+export interface QueueDescriptor {
+  id: string;
+  userId: number;
+  /** Event types the queue receives; null: all. */
+  eventTypes: string[] | null;
+  narrow: [string, string][];
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  allPublicStreams: boolean;
+  capabilities: QueueCapabilities;
+  lifespanSeconds: number;
+  /** Events with ids up to this one were settled before the queue existed. */
+  minId: number;
+  /** The newest acknowledged (pruned) event id; -1 when none. */
+  ack: number;
+  /** Unix ms of the last poll. */
+  lastPoll: number;
+}
+
+export class EventQueue {
+  state: QueueState = INITIAL_QUEUE_STATE;
+  readonly pending: QueuedEvent[] = [];
+  /** The newest id pushed into this queue (or its ack when nothing newer was). */
+  lastIssued: number;
+  parked: Deferred | undefined;
+  /** Unix ms when the parked poll gets a heartbeat. */
+  heartbeatDue = 0;
+  /** The ack changed since the descriptor was last written. */
+  dirty = false;
+  /** Shared variant key of the events this queue receives (see variants.ts). */
+  readonly variant: string;
+
+  constructor(
+    readonly descriptor: QueueDescriptor,
+    variant: string,
+  ) {
+    this.lastIssued = descriptor.ack;
+    this.variant = variant;
+  }
+
+  get id(): string {
+    return this.descriptor.id;
+  }
+
+  get userId(): number {
+    return this.descriptor.userId;
+  }
+
+  /**
+   * GET /events: drops acknowledged events (with Zulip's errors for an id already pruned or
+   * never issued), then answers now or parks the poll.
+   */
+  poll(lastEventId: number, dontBlock: boolean, now: number, defer: () => Deferred, heartbeatMs: number): RawJson | Deferred {
+    const d = this.descriptor;
+    if (lastEventId < d.ack) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+    let popped = 0;
+    while (popped < this.pending.length && this.pending[popped].id <= lastEventId) popped++;
+    if (popped > 0) {
+      d.ack = this.pending[popped - 1].id;
+      this.pending.splice(0, popped);
+      this.dirty = true;
+    }
+    if (d.ack !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
+    d.lastPoll = now;
+    const answerable = dontBlock || this.pending.length > 0;
+    let result: RawJson | Deferred | undefined;
+    this.run(answerable ? 'POLL_ANSWERABLE' : 'POLL_WAIT', (action) => {
+      if (action === 'answerNow') result = new RawJson(this.eventsJson(false));
+      else if (action === 'park') {
+        result = defer();
+        this.parked = result;
+        this.heartbeatDue = now + heartbeatMs;
+        result.onAbort(() => this.run('ABORT'));
+      }
+    });
+    if (!result) throw new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${this.id}`, 400, { queue_id: this.id });
+    return result;
+  }
+
+  /** Adds an event; a parked poll is answered at once. */
+  push(event: QueuedEvent): void {
+    if (event.id <= this.descriptor.minId || event.id <= this.descriptor.ack || event.id <= this.lastIssued) return;
+    this.run('EVENT', undefined, event);
+  }
+
+  heartbeat(): void {
+    this.run('HEARTBEAT');
+  }
+
+  expire(): void {
+    this.run('EXPIRE');
+  }
+
+  /** Removes the queue, finishing a parked poll with the events it holds. */
+  delete(): void {
+    this.run('DELETE');
+  }
+
+  get expired(): boolean {
+    return this.state === 'expired';
+  }
+
+  private run(type: QueueEventType, extra?: (action: QueueAction) => void, event?: QueuedEvent): void {
+    const { next, actions } = step(this.state, type);
+    this.state = next;
+    for (const action of actions) {
+      switch (action) {
+        case 'buffer':
+          this.pending.push(event!);
+          this.lastIssued = event!.id;
+          break;
+        case 'answerParked':
+          this.finishParked(this.eventsJson(true));
+          break;
+        case 'answerParkedEmpty':
+          this.finishParked(this.eventsJson(true));
+          break;
+        case 'answerParkedWithHeartbeat':
+          this.finishParked(`"events":[{"type":"heartbeat","id":${this.lastIssued}}],"queue_id":${JSON.stringify(this.id)}`);
+          break;
+        case 'dropParked':
+          this.parked = undefined;
+          break;
+        case 'forget':
+          this.pending.length = 0;
+          break;
+        default:
+          extra?.(action);
+      }
+    }
+  }
+
+  private finishParked(fields: string): void {
+    const parked = this.parked;
+    this.parked = undefined;
+    parked?.resolve(new RawJson(fields));
+  }
+
+  /** `"events":[…]` (and the queue id, which Zulip adds when a long-poll completes). */
+  private eventsJson(withQueueId: boolean): string {
+    let json = '"events":[';
+    for (let i = 0; i < this.pending.length; i++) json += (i ? ',' : '') + this.pending[i].json;
+    json += ']';
+    if (withQueueId) json += `,"queue_id":${JSON.stringify(this.id)}`;
+    return json;
+  }
+}

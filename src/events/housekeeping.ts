@@ -1,0 +1,54 @@
+/**
+ * Keeping the event system running: queues restored at start (with a `restart` event for
+ * each), heartbeats for quiet long-polls, and the periodic sweep (expired queues, written
+ * acknowledgements, deleted log entries), scheduled with node-cron.
+ */
+import cron from 'node-cron';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
+import type { Services } from '../services.js';
+import { Transaction } from '../store/transaction.js';
+
+/** Rebuilds persisted queues, replays what they had not acknowledged, then tells them the server restarted. */
+export async function restoreQueues(services: Services): Promise<void> {
+  const restored = await services.queues.restore();
+  if (restored.length === 0) return;
+  const tx = new Transaction();
+  const users = [...new Set(restored.map((queue) => queue.userId))];
+  tx.emit({
+    type: 'restart',
+    zulip_version: ZULIP_VERSION,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    server_generation: services.startedAt,
+  }, users);
+  await services.commit(tx);
+  services.logger.info({ queues: restored.length }, 'event queues restored');
+}
+
+/** A cron expression firing every `seconds` (rounded to what cron can express). */
+export function everySeconds(seconds: number): string {
+  if (seconds < 60) return `*/${Math.max(1, Math.round(seconds))} * * * * *`;
+  return `0 */${Math.max(1, Math.round(seconds / 60))} * * * *`;
+}
+
+export function startHousekeeping(services: Services): { stop(): Promise<void> } {
+  const { queues, config, logger } = services;
+  // Heartbeats are due within a second (or a fifth of the interval, for short test intervals).
+  const tick = Math.max(50, Math.min(1000, (config.heartbeatSeconds * 1000) / 5));
+  const heartbeats = setInterval(() => queues.heartbeats(), tick);
+  heartbeats.unref();
+  let sweeping: Promise<void> | undefined;
+  const sweep = cron.schedule(everySeconds(config.sweepSeconds), () => {
+    if (sweeping) return;
+    sweeping = queues.sweep().catch((error: unknown) => logger.error({ err: error }, 'event sweep failed')).finally(() => (sweeping = undefined));
+    return sweeping;
+  }, { noOverlap: true });
+  return {
+    async stop() {
+      clearInterval(heartbeats);
+      await sweep.stop();
+      await sweep.destroy();
+      await sweeping;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * The commit pipeline: gives each event of a transaction an id, appends it to the event log
+ * in the same batch as the change, writes the batch (group commit), and once it is durable
+ * hands the events to the queues. Events for users without queues are not logged: a queue
+ * registered later starts from the state, not from old events.
+ */
+import type { Database } from '../store/database.js';
+import type { RealmKeys } from '../store/keys.js';
+import type { Transaction } from '../store/transaction.js';
+import type { EventQueues } from './queues.js';
+import type { LoggedEvent } from './variants.js';
+
+export class EventPublisher {
+  constructor(
+    private readonly db: Database,
+    private readonly keys: RealmKeys,
+    private readonly queues: EventQueues,
+    /** Is this message event in a public channel (for queues watching all of them)? */
+    private readonly isPublicChannelMessage: (event: Record<string, unknown>) => boolean,
+  ) {}
+
+  async commit(tx: Transaction): Promise<void> {
+    const logged: LoggedEvent[] = [];
+    for (const pending of tx.events) {
+      const userIds = pending.userIds.filter((id) => this.queues.hasQueues(id));
+      const publicChannel = pending.event.type === 'message' && this.queues.hasWatchers && this.isPublicChannelMessage(pending.event);
+      if (userIds.length === 0 && !publicChannel) continue;
+      const entry: LoggedEvent = { id: this.queues.nextEventId(tx), event: pending.event, userIds };
+      if (pending.flags) entry.flags = userIds.filter((id) => pending.flags!.has(id)).map((id) => [id, pending.flags!.get(id)!] as const);
+      if (pending.forQueue) entry.forQueue = pending.forQueue;
+      if (publicChannel) entry.publicChannel = true;
+      tx.put(this.keys.event(entry.id), entry);
+      logged.push(entry);
+    }
+    await this.db.commit(tx.seal());
+    for (const after of tx.afterCommit) after();
+    if (logged.length > 0) this.queues.deliver(logged);
+  }
+}

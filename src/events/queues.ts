@@ -1,0 +1,204 @@
+/**
+ * Every registered event queue: registration, lookup, fan-out of committed events to the
+ * queues of the users concerned, heartbeats for quiet long-polls, expiry, and rebuilding the
+ * queues after a restart (crash included) from their descriptors and the event log.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../domain/errors.js';
+import type { Counters } from '../store/counters.js';
+import type { Database } from '../store/database.js';
+import { prefixRange, type RealmKeys } from '../store/keys.js';
+import { Transaction } from '../store/transaction.js';
+import { EventQueue, type QueueDescriptor } from './event-queue.js';
+import { acceptsEvent } from './queue-filter.js';
+import { VariantCache, variantKey, type LoggedEvent } from './variants.js';
+
+export interface QueueTimings {
+  /** Quiet time before a parked poll gets a heartbeat (randomised ±10 %, as Zulip's 45–55 s). */
+  heartbeatMs: number;
+  /** Default lifetime of a queue nobody polls. */
+  idleMs: number;
+  maxLifespanMs: number;
+}
+
+export type NewQueue = Omit<QueueDescriptor, 'id' | 'minId' | 'ack' | 'lastPoll'>;
+
+const EMPTY: ReadonlySet<EventQueue> = new Set();
+
+export class EventQueues {
+  private readonly queues = new Map<string, EventQueue>();
+  private readonly byUser = new Map<number, Set<EventQueue>>();
+  /** Queues that see every public-channel message (all_public_streams, or a narrow). */
+  private readonly watchers = new Set<EventQueue>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly keys: RealmKeys,
+    private readonly counters: Counters,
+    private readonly timings: QueueTimings,
+    private readonly now: () => number,
+  ) {}
+
+  get size(): number {
+    return this.queues.size;
+  }
+
+  /** The newest event id handed out so far. */
+  get lastEventId(): number {
+    return this.counters.current(this.keys.counter('event'));
+  }
+
+  nextEventId(tx: Transaction): number {
+    return this.counters.next(this.keys.counter('event'), tx);
+  }
+
+  hasQueues(userId: number): boolean {
+    return (this.byUser.get(userId)?.size ?? 0) > 0;
+  }
+
+  get hasWatchers(): boolean {
+    return this.watchers.size > 0;
+  }
+
+  queuesOf(userId: number): ReadonlySet<EventQueue> {
+    return this.byUser.get(userId) ?? EMPTY;
+  }
+
+  /** Creates a queue; it receives events committed from now on. Resolves once its descriptor is durable. */
+  async register(spec: NewQueue): Promise<EventQueue> {
+    const descriptor: QueueDescriptor = {
+      ...spec,
+      id: randomUUID(),
+      minId: this.lastEventId,
+      ack: -1,
+      lastPoll: this.now(),
+    };
+    const queue = this.add(descriptor);
+    await this.db.commit([{ type: 'put', key: this.keys.queue(descriptor.id), value: descriptor }]);
+    return queue;
+  }
+
+  private add(descriptor: QueueDescriptor): EventQueue {
+    const queue = new EventQueue(descriptor, variantKey(descriptor));
+    this.queues.set(descriptor.id, queue);
+    let mine = this.byUser.get(descriptor.userId);
+    if (!mine) this.byUser.set(descriptor.userId, (mine = new Set()));
+    mine.add(queue);
+    if (descriptor.allPublicStreams || descriptor.narrow.length > 0) this.watchers.add(queue);
+    return queue;
+  }
+
+  /** The user's queue; an unknown, expired or someone else's queue is Zulip's BAD_EVENT_QUEUE_ID. */
+  get(queueId: string, userId: number): EventQueue {
+    const queue = this.queues.get(queueId);
+    if (!queue || queue.expired || queue.userId !== userId) {
+      throw new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, 400, { queue_id: queueId });
+    }
+    return queue;
+  }
+
+  /** Deletes a queue (DELETE /events, or expiry); its descriptor goes in `tx`. */
+  remove(queue: EventQueue, tx: Transaction, expired = false): void {
+    // Expiry applies to an idle queue; deletion (which answers a parked poll) to any.
+    if (expired) queue.expire();
+    if (!queue.expired) queue.delete();
+    this.queues.delete(queue.id);
+    this.byUser.get(queue.userId)?.delete(queue);
+    this.watchers.delete(queue);
+    tx.del(this.keys.queue(queue.id));
+  }
+
+  /** Hands committed events to every queue that accepts them. */
+  deliver(events: readonly LoggedEvent[]): void {
+    for (const logged of events) {
+      const variants = new VariantCache(logged);
+      for (const userId of logged.userIds) {
+        const mine = this.byUser.get(userId);
+        if (!mine) continue;
+        for (const queue of mine) {
+          if (acceptsEvent(queue.descriptor, logged.event, variants.flagsOf(userId))) queue.push(variants.for(queue));
+        }
+      }
+      if (this.watchers.size > 0 && isPublicChannelMessage(logged)) {
+        const recipients = new Set(logged.userIds);
+        for (const queue of this.watchers) {
+          if (recipients.has(queue.userId)) continue;
+          if (acceptsEvent(queue.descriptor, logged.event, undefined)) queue.push(variants.for(queue, false));
+        }
+      }
+    }
+  }
+
+  /** Answers parked polls that have been quiet for their heartbeat interval. */
+  heartbeats(): void {
+    const now = this.now();
+    for (const queue of this.queues.values()) if (queue.state === 'polling' && queue.heartbeatDue <= now) queue.heartbeat();
+  }
+
+  heartbeatMs(): number {
+    return Math.round(this.timings.heartbeatMs * (0.9 + Math.random() * 0.2));
+  }
+
+  lifespanMs(descriptor: QueueDescriptor): number {
+    return descriptor.lifespanSeconds > 0 ? Math.min(descriptor.lifespanSeconds * 1000, this.timings.maxLifespanMs) : this.timings.idleMs;
+  }
+
+  /**
+   * Housekeeping: expires queues nobody polled for their lifetime, writes changed
+   * acknowledgements, and deletes log entries every remaining queue has acknowledged.
+   */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    const tx = new Transaction();
+    for (const queue of [...this.queues.values()]) {
+      if (queue.state !== 'polling' && now - queue.descriptor.lastPoll > this.lifespanMs(queue.descriptor)) this.remove(queue, tx, true);
+    }
+    let settled = this.lastEventId;
+    for (const queue of this.queues.values()) {
+      if (queue.dirty) {
+        tx.put(this.keys.queue(queue.id), queue.descriptor);
+        queue.dirty = false;
+      }
+      settled = Math.min(settled, Math.max(queue.descriptor.ack, queue.descriptor.minId));
+    }
+    let deleted = 0;
+    for await (const key of this.db.scanKeys({ gte: this.keys.eventPrefix, lte: this.keys.event(settled) })) {
+      tx.del(key);
+      if (++deleted >= 20000) break;
+    }
+    if (!tx.isEmpty) await this.db.commit(tx.seal());
+  }
+
+  /** Rebuilds the queues persisted before a restart and replays the events they had not acknowledged. */
+  async restore(): Promise<EventQueue[]> {
+    const restored: EventQueue[] = [];
+    const now = this.now();
+    for await (const [, descriptor] of this.db.scan<QueueDescriptor>(prefixRange(this.keys.queuePrefix))) {
+      // The server was away: the clients could not poll, so their time starts again.
+      restored.push(this.add({ ...descriptor, lastPoll: now }));
+    }
+    if (restored.length === 0) return restored;
+    const from = Math.min(...restored.map((q) => Math.max(q.descriptor.ack, q.descriptor.minId)));
+    const batch: LoggedEvent[] = [];
+    for await (const [, logged] of this.db.scan<LoggedEvent>({ gt: this.keys.event(from), lt: this.keys.eventPrefix + '\xff' })) {
+      batch.push(logged);
+      if (batch.length >= 1000) this.deliver(batch.splice(0));
+    }
+    this.deliver(batch);
+    return restored;
+  }
+
+  /** Shutdown: parked polls are answered with what they have; acknowledgements are written. */
+  async close(): Promise<void> {
+    const tx = new Transaction();
+    for (const queue of this.queues.values()) {
+      if (queue.state === 'polling') queue.heartbeat();
+      if (queue.dirty) tx.put(this.keys.queue(queue.id), queue.descriptor);
+    }
+    if (!tx.isEmpty) await this.db.commit(tx.seal());
+  }
+}
+
+function isPublicChannelMessage(logged: LoggedEvent): boolean {
+  return logged.publicChannel === true;
+}

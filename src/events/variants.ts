@@ -1,0 +1,106 @@
+/**
+ * How one stored event looks to one queue: its per-user flags, local echo, and the options
+ * and capabilities the queue registered with (Markdown or raw content, Gravatar URLs, the
+ * empty topic's name, bulk deletions). Queues with the same options share one serialised
+ * copy, so delivering to ten thousand queues serialises a handful of variants.
+ */
+import { flagList } from '../domain/messages.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import type { EventQueue, QueueDescriptor, QueuedEvent } from './event-queue.js';
+
+/** A committed event with its id, as stored in the log and delivered. */
+export interface LoggedEvent {
+  id: number;
+  event: Record<string, unknown>;
+  userIds: readonly number[];
+  /** Per-user flags (bitfields) as [userId, flags] pairs. */
+  flags?: readonly (readonly [number, number])[];
+  forQueue?: { queueId: string; fields: Record<string, unknown> };
+  /** A message in a public channel: queues watching all public channels get it too. */
+  publicChannel?: true;
+}
+
+/** Internal fields of message events, removed before delivery. */
+export interface MessageEventInternals {
+  raw_content: string;
+  /** The sender's email is public, so clients may compute their Gravatar. */
+  gravatar_public: boolean;
+}
+
+export function variantKey(d: Pick<QueueDescriptor, 'applyMarkdown' | 'clientGravatar' | 'capabilities'>): string {
+  const c = d.capabilities;
+  return `${+d.applyMarkdown}${+d.clientGravatar}${+c.emptyTopicName}${+c.bulkMessageDeletion}`;
+}
+
+const displayTopic = (topic: unknown, allowEmpty: boolean) => (topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic);
+
+/** The event as a queue with these options receives it. */
+export function renderEvent(logged: LoggedEvent, d: QueueDescriptor, flags: number | undefined, extra?: Record<string, unknown>): Record<string, unknown> {
+  const { event } = logged;
+  const allowEmpty = d.capabilities.emptyTopicName;
+  const out: Record<string, unknown> = { ...event };
+  switch (event.type) {
+    case 'message': {
+      const internals = event.internal as MessageEventInternals;
+      delete out.internal;
+      const message = { ...(event.message as Record<string, unknown>) };
+      if (!d.applyMarkdown) {
+        message.content = internals.raw_content;
+        message.content_type = 'text/x-markdown';
+      }
+      if (d.clientGravatar && internals.gravatar_public) message.avatar_url = null;
+      if (message.type === 'stream') message.subject = displayTopic(message.subject, allowEmpty);
+      out.message = message;
+      out.flags = flags === undefined ? [] : flagList(flags);
+      break;
+    }
+    case 'update_message':
+      if (flags !== undefined) out.flags = flagList(flags);
+      if ('subject' in out) out.subject = displayTopic(out.subject, allowEmpty);
+      if ('orig_subject' in out) out.orig_subject = displayTopic(out.orig_subject, allowEmpty);
+      break;
+    case 'delete_message':
+      if (d.capabilities.bulkMessageDeletion) delete out.message_id;
+      else delete out.message_ids;
+      if ('topic' in out) out.topic = displayTopic(out.topic, allowEmpty);
+      break;
+    case 'user_topic':
+      out.topic_name = displayTopic(out.topic_name, allowEmpty);
+      break;
+    case 'typing':
+      if ('topic' in out) out.topic = displayTopic(out.topic, allowEmpty);
+      break;
+  }
+  if (extra) Object.assign(out, extra);
+  out.id = logged.id;
+  return out;
+}
+
+/** Serialises events per variant, reusing copies between queues that see the same thing. */
+export class VariantCache {
+  private readonly cache = new Map<string, QueuedEvent>();
+  private readonly flagsByUser: Map<number, number> | undefined;
+
+  constructor(readonly logged: LoggedEvent) {
+    this.flagsByUser = logged.flags ? new Map(logged.flags) : undefined;
+  }
+
+  flagsOf(userId: number): number | undefined {
+    return this.flagsByUser?.get(userId);
+  }
+
+  /** The copy for `queue`; `recipient` false: the queue sees the message only as a public-channel watcher. */
+  for(queue: EventQueue, recipient = true): QueuedEvent {
+    const d = queue.descriptor;
+    const flags = recipient ? this.flagsOf(d.userId) : undefined;
+    const local = this.logged.forQueue?.queueId === d.id ? this.logged.forQueue.fields : undefined;
+    if (local) return { id: this.logged.id, json: JSON.stringify(renderEvent(this.logged, d, flags, local)) };
+    const key = `${queue.variant}|${flags ?? '-'}`;
+    let entry = this.cache.get(key);
+    if (!entry) {
+      entry = { id: this.logged.id, json: JSON.stringify(renderEvent(this.logged, d, flags)) };
+      this.cache.set(key, entry);
+    }
+    return entry;
+  }
+}

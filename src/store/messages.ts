@@ -1,0 +1,179 @@
+/**
+ * Messages in the store: the records, the per-user flag rows, and the index ranges a query
+ * walks (a user's messages, unread, starred, mentioned; a channel's; a topic's; a
+ * conversation's; a sender's). Recently used records are kept decoded in a bounded cache.
+ */
+import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
+import type { Database } from './database.js';
+import { pad, type RealmKeys } from './keys.js';
+import type { Transaction } from './transaction.js';
+
+/** A channel's topic: its display name (latest casing), newest message and participants. */
+export interface TopicRecord {
+  name: string;
+  maxId: number;
+  /** Senders and reactors: the participants that topic wildcard mentions count. */
+  participants: number[];
+}
+
+const ID_WIDTH = 12;
+
+export const idOfKey = (key: string): number => Number(key.slice(key.length - ID_WIDTH));
+
+export interface WalkOptions {
+  /** Walk from newest to oldest. */
+  reverse: boolean;
+  /** Only ids below (reverse) or above (forward) this one… */
+  from?: number;
+  /** …including it. */
+  inclusive?: boolean;
+}
+
+export class MessageStore {
+  private readonly cache = new Map<number, MessageRecord>();
+
+  constructor(
+    readonly db: Database,
+    readonly keys: RealmKeys,
+    private readonly cacheSize = 20000,
+  ) {}
+
+  get(id: number): MessageRecord | undefined {
+    const cached = this.cache.get(id);
+    if (cached) {
+      // Refresh its place: the Map's order is the eviction order.
+      this.cache.delete(id);
+      this.cache.set(id, cached);
+      return cached;
+    }
+    const record = this.db.get<MessageRecord>(this.keys.message(id));
+    if (record) this.remember(record);
+    return record;
+  }
+
+  /** Writes a record (new or replaced). Records are replaced, never mutated. */
+  save(record: MessageRecord, tx: Transaction): void {
+    tx.put(this.keys.message(record.id), record);
+    this.remember(record);
+  }
+
+  delete(record: MessageRecord, tx: Transaction): void {
+    tx.del(this.keys.message(record.id));
+    this.cache.delete(record.id);
+  }
+
+  private remember(record: MessageRecord): void {
+    this.cache.delete(record.id);
+    this.cache.set(record.id, record);
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  // --- where a message is listed -------------------------------------------------------
+
+  /** Adds the message to its channel, topic, conversation and sender ranges. */
+  index(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
+    const { keys } = this;
+    if (record.type === 'stream') {
+      tx.put(keys.channelMessage(record.channelId!, record.id), 0);
+      tx.put(keys.topicMessage(record.channelId!, topicKey!, record.id), 0);
+    } else {
+      tx.put(keys.conversationMessage(conversationOf(record), record.id), 0);
+    }
+    tx.put(keys.sentMessage(record.senderId, record.id), 0);
+  }
+
+  unindex(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
+    const { keys } = this;
+    if (record.type === 'stream') {
+      tx.del(keys.channelMessage(record.channelId!, record.id));
+      tx.del(keys.topicMessage(record.channelId!, topicKey!, record.id));
+    } else {
+      tx.del(keys.conversationMessage(conversationOf(record), record.id));
+    }
+    tx.del(keys.sentMessage(record.senderId, record.id));
+  }
+
+  topic(channelId: number, topicKey: string): TopicRecord | undefined {
+    return this.db.get<TopicRecord>(this.keys.topic(channelId, topicKey));
+  }
+
+  saveTopic(channelId: number, topicKey: string, topic: TopicRecord | undefined, tx: Transaction): void {
+    if (topic) tx.put(this.keys.topic(channelId, topicKey), topic);
+    else tx.del(this.keys.topic(channelId, topicKey));
+  }
+
+  async topics(channelId: number): Promise<TopicRecord[]> {
+    const prefix = this.keys.topicPrefix(channelId);
+    const found: TopicRecord[] = [];
+    for await (const [, topic] of this.db.scan<TopicRecord>({ gte: prefix, lt: prefix + '\xff' })) found.push(topic);
+    return found;
+  }
+
+  // --- per-user flags ------------------------------------------------------------------
+
+  /** The user's flags for a message, or undefined when the user has no record of it. */
+  flags(userId: number, messageId: number): number | undefined {
+    return this.db.get<number>(this.keys.userMessage(userId, messageId));
+  }
+
+  /** Writes a user's flags and keeps the unread, starred and mentioned ranges in step. */
+  setFlags(userId: number, messageId: number, before: number | undefined, after: number, tx: Transaction): void {
+    const { keys } = this;
+    if (before === after) return;
+    tx.put(keys.userMessage(userId, messageId), after);
+    const was = before ?? Flag.read;
+    if ((was ^ after) & Flag.read) {
+      if (after & Flag.read) tx.del(keys.unread(userId, messageId));
+      else tx.put(keys.unread(userId, messageId), 0);
+    }
+    const wasStarred = (before ?? 0) & Flag.starred;
+    if (wasStarred !== (after & Flag.starred)) {
+      if (after & Flag.starred) tx.put(keys.starred(userId, messageId), 0);
+      else tx.del(keys.starred(userId, messageId));
+    }
+    const wasMentioned = ((before ?? 0) & MENTION_BITS) !== 0;
+    const isMentioned = (after & MENTION_BITS) !== 0;
+    if (wasMentioned !== isMentioned) {
+      if (isMentioned) tx.put(keys.mention(userId, messageId), 0);
+      else tx.del(keys.mention(userId, messageId));
+    }
+  }
+
+  /** Removes every trace of a user's record of a message. */
+  dropFlags(userId: number, messageId: number, tx: Transaction): void {
+    const { keys } = this;
+    tx.del(keys.userMessage(userId, messageId));
+    tx.del(keys.unread(userId, messageId));
+    tx.del(keys.starred(userId, messageId));
+    tx.del(keys.mention(userId, messageId));
+  }
+
+  // --- walking ranges --------------------------------------------------------------------
+
+  /** Message ids in a range whose keys end with the id, from an anchor in one direction. */
+  async *ids(prefix: string, options: WalkOptions): AsyncGenerator<number> {
+    const range: { gte?: string; gt?: string; lte?: string; lt?: string } = {};
+    if (options.reverse) {
+      range.gte = prefix;
+      if (options.from === undefined) range.lt = prefix + '\xff';
+      else if (options.inclusive) range.lte = prefix + pad(options.from);
+      else range.lt = prefix + pad(options.from);
+    } else {
+      range.lt = prefix + '\xff';
+      if (options.from === undefined) range.gte = prefix;
+      else if (options.inclusive) range.gte = prefix + pad(options.from);
+      else range.gt = prefix + pad(options.from);
+    }
+    for await (const key of this.db.scanKeys(range, { reverse: options.reverse })) yield idOfKey(key);
+  }
+
+  /** The newest id in a range, or undefined. */
+  async newest(prefix: string): Promise<number | undefined> {
+    for await (const id of this.ids(prefix, { reverse: true })) return id;
+    return undefined;
+  }
+}
+
+export function conversationOf(record: MessageRecord): string {
+  return record.dmUserIds!.join(',');
+}

@@ -1,0 +1,109 @@
+/**
+ * Builds the services of one organization from an open database: actors restored, the
+ * subscription index derived, the message store and the Markdown renderer bound to the
+ * organization's names. Used by the server and the admin CLI.
+ */
+import type { Logger } from 'pino';
+import { ActorRegistry } from './actors/registry.js';
+import { SubscriptionBook } from './actors/subscription-book.js';
+import { subscriptionsKind } from './actors/subscriptions.js';
+import type { Config } from './config.js';
+import { renderMarkdown, type MarkdownContext } from './domain/markdown/index.js';
+import type { Clock, Services } from './services.js';
+import type { Counters } from './store/counters.js';
+import type { Database } from './store/database.js';
+import { MessageStore } from './store/messages.js';
+import type { Organization } from './store/organization.js';
+import type { Transaction } from './store/transaction.js';
+import { EventQueues } from './events/queues.js';
+import { EventPublisher } from './events/publisher.js';
+import { PresenceBook } from './api/presence.js';
+import { LIMITS } from './domain/versions.js';
+
+export interface ServiceParts {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  counters: Counters;
+  org: Organization;
+  clock: Clock;
+}
+
+/** Names the renderer can resolve: active users, active groups, channels. */
+export function markdownContext(org: Organization): MarkdownContext {
+  const byName = new Map<string, { id: number; fullName: string }[]>();
+  let builtAt = -1;
+  const usersByName = (name: string) => {
+    // Rebuilt only when users changed since the last message.
+    if (builtAt !== org.users.version) {
+      byName.clear();
+      for (const user of org.users.all()) {
+        if (!user.isActive) continue;
+        const key = user.fullName.toLowerCase();
+        const list = byName.get(key);
+        if (list) list.push({ id: user.id, fullName: user.fullName });
+        else byName.set(key, [{ id: user.id, fullName: user.fullName }]);
+      }
+      builtAt = org.users.version;
+    }
+    return byName.get(name.toLowerCase()) ?? [];
+  };
+  return {
+    userByName: usersByName,
+    userById: (id) => {
+      const user = org.users.get(id);
+      return user?.isActive ? { id: user.id, fullName: user.fullName } : undefined;
+    },
+    groupByName: (name) => {
+      const group = org.groups.byGroupName(name);
+      return group && !group.deactivated && !group.isSystemGroup ? { id: group.id, name: group.name } : undefined;
+    },
+    channelByName: (name) => {
+      const channel = org.channels.byName(name);
+      return channel ? { id: channel.id, name: channel.name } : undefined;
+    },
+  };
+}
+
+export async function buildServices(parts: ServiceParts): Promise<Services> {
+  const { db, org, logger } = parts;
+  const actors = new ActorRegistry(
+    db,
+    (kind, id) => org.keys.actor(kind, id),
+    (kind) => org.keys.actorPrefix(kind),
+    (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
+  );
+  actors.register(subscriptionsKind);
+  await actors.restore();
+  const subscriptions = new SubscriptionBook(actors);
+  subscriptions.rebuildIndex();
+  const context = markdownContext(org);
+  const messages = new MessageStore(db, org.keys);
+  const clock = parts.clock;
+  const queues = new EventQueues(db, org.keys, parts.counters, {
+    heartbeatMs: parts.config.heartbeatSeconds * 1000,
+    idleMs: parts.config.queueIdleSeconds * 1000,
+    maxLifespanMs: LIMITS.maxQueueLifespanSeconds * 1000,
+  }, () => clock.now());
+  const publisher = new EventPublisher(db, org.keys, queues, (event) => {
+    const message = event.message as { type?: string; stream_id?: number };
+    const channel = message.type === 'stream' ? org.channels.get(message.stream_id!) : undefined;
+    return channel !== undefined && !channel.inviteOnly;
+  });
+  return {
+    config: parts.config,
+    logger,
+    db,
+    counters: parts.counters,
+    org,
+    actors,
+    clock,
+    subscriptions,
+    messages,
+    queues,
+    presence: new PresenceBook(),
+    startedAt: Math.floor(clock.now() / 1000),
+    render: (content) => renderMarkdown(content, context),
+    commit: (tx: Transaction) => publisher.commit(tx),
+  };
+}
