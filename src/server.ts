@@ -20,7 +20,6 @@ import { createLogger } from './log.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
-import { prefixRange } from './store/keys.js';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas', import.meta.url));
 
@@ -56,14 +55,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await restoreQueues(services);
   const housekeeping = startHousekeeping(services);
 
-  const maxMessageId = async (userId: number): Promise<number> => {
-    for await (const key of db.scanKeys(prefixRange(org.keys.userMessagePrefix(userId)), { reverse: true, limit: 1 })) {
-      return Number(key.slice(key.lastIndexOf('!') + 1));
-    }
-    return -1;
-  };
-
-  const routes = allRoutes(services, { maxMessageId });
+  const routes = allRoutes(services, { maxMessageId: (userId) => services.messages.newestMessageId(userId) });
   const perSecond = () => clock.now() / 1000;
   const front = new HttpFront<UserRecord>({
     uws,

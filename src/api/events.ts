@@ -46,6 +46,7 @@ export function eventRoutes(services: Services): ApiRoute[] {
           applyMarkdown: p.apply_markdown,
           clientGravatar: p.client_gravatar,
           allPublicStreams: p.all_public_streams,
+          slimPresence: p.slim_presence,
           capabilities: caps,
           lifespanSeconds: Math.min(p.queue_lifespan_secs, LIMITS.maxQueueLifespanSeconds),
         });

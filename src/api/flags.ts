@@ -165,7 +165,7 @@ export function flagRoutes(services: Services): ApiRoute[] {
         changeFlags(services, tx, user, ids, 'add', 'read', false);
         // Zulip tells clients "everything" rather than listing the ids.
         const event = tx.events.pop();
-        if (event) tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
+        if (event && typeof event.event !== 'function') tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
         await services.commit(tx);
         return { complete: true };
       },

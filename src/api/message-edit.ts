@@ -13,6 +13,7 @@ import { normalizeContent, normalizeTopic, RESOLVED_TOPIC_PREFIX, topicKey, topi
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
+import { channelSlug, encodeHashComponent } from '../domain/channels.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import { Transaction } from '../store/transaction.js';
@@ -76,13 +77,14 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   let newTopic: string | undefined;
   if (request.topic !== undefined) {
     newTopic = normalizeTopic(request.topic, { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-    if (record.type === 'stream' && newTopic === record.topic) newTopic = undefined;
+    // As Zulip: the current topic (a direct message's is '') is no change.
+    if (newTopic === (record.topic ?? '')) newTopic = undefined;
   }
   let newChannel: ChannelRecord | undefined;
   if (request.streamId !== undefined && record.type === 'stream' && request.streamId === record.channelId) request.streamId = undefined;
-  if (request.content === undefined && request.topic === undefined && request.streamId === undefined) throw badRequest('Nothing to change');
+  if (request.content === undefined && newTopic === undefined && request.streamId === undefined) throw badRequest('Nothing to change');
   if (record.type === 'private' && request.streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
-  if (record.type === 'private' && request.topic !== undefined) throw badRequest('Direct messages cannot have topics.');
+  if (record.type === 'private' && newTopic !== undefined) throw badRequest('Direct messages cannot have topics.');
   if (request.propagateMode !== 'change_one' && newTopic === undefined && request.streamId === undefined) {
     throw badRequest('Invalid propagate_mode without topic edit');
   }
@@ -122,7 +124,13 @@ export async function editMessage(services: Services, user: UserRecord, messageI
 
   const moving = newTopic !== undefined || newChannel !== undefined;
   const moved = moving ? await messagesToMove(services, record, request.propagateMode) : [record];
-  const remainingNewest = moving && record.type === 'stream' ? await newestRemaining(services, record, new Set(moved.map((m) => m.id))) : undefined;
+  const movedIds = new Set(moved.map((m) => m.id));
+  const remainingNewest = moving && record.type === 'stream' ? await newestRemaining(services, record, movedIds) : undefined;
+  // What the notices say depends on whether the whole topic moved, and whether it joined messages already there.
+  const movedAll = request.propagateMode === 'change_all' || remainingNewest === undefined;
+  const targetHadMessages = moving && record.type === 'stream'
+    ? await topicHasOthers(services, (newChannel ?? channel)!.id, newTopic ?? record.topic!, movedIds)
+    : false;
   // Everything below is synchronous: no other request can change these records meanwhile.
   const current = services.messages.get(record.id)!;
   const now = unixSeconds(services.clock);
@@ -224,23 +232,25 @@ export async function editMessage(services: Services, user: UserRecord, messageI
 
   if (moving && current.type === 'stream') {
     const where = { channel: targetChannel!, topic: targetTopic! };
+    // Notices are read for the person who caused them, as Zulip marks them.
     if (resolution && !newChannel) {
-      notify(services, tx, where, `${silentMention(user)} has marked this topic as ${resolution}.`);
+      notify(services, tx, where, `${silentMention(user)} has marked this topic as ${resolution}.`, user);
     } else {
       const from = topicLink(org.channels.get(oldChannelId!)!, oldTopic!);
       const to = topicLink(targetChannel!, targetTopic!);
       const count = moved.length;
       if (request.notifyNewThread) {
-        const text = request.propagateMode === 'change_all'
+        const link = messageUrl(org.url, targetChannel!, targetTopic!, current.id);
+        const text = movedAll && !targetHadMessages
           ? `This topic was moved here from ${from} by ${silentMention(user)}.`
-          : count === 1 ? `A message was moved here from ${from} by ${silentMention(user)}.` : `${count} messages were moved here from ${from} by ${silentMention(user)}.`;
-        notify(services, tx, where, text);
+          : count === 1 ? `[A message](${link}) was moved here from ${from} by ${silentMention(user)}.` : `${count} messages were moved here from ${from} by ${silentMention(user)}.`;
+        notify(services, tx, where, text, user);
       }
       if (request.notifyOldThread) {
-        const text = request.propagateMode === 'change_all'
+        const text = movedAll
           ? `This topic was moved to ${to} by ${silentMention(user)}.`
           : count === 1 ? `A message was moved from this topic to ${to} by ${silentMention(user)}.` : `${count} messages were moved from this topic to ${to} by ${silentMention(user)}.`;
-        notify(services, tx, { channel: org.channels.get(oldChannelId!)!, topic: oldTopic! }, text);
+        notify(services, tx, { channel: org.channels.get(oldChannelId!)!, topic: oldTopic! }, text, user);
       }
     }
   }
@@ -273,6 +283,18 @@ function moveTopicBookkeeping(
   if (fromChannel === toChannel && fromKey === toKey) return;
   if (remainingNewest === undefined || !source) messages.saveTopic(fromChannel, fromKey, undefined, tx);
   else messages.saveTopic(fromChannel, fromKey, { ...source, maxId: remainingNewest }, tx);
+}
+
+/** Zulip's stream_message_url: a link to a message in its (new) conversation. */
+function messageUrl(realmUrl: string, channel: ChannelRecord, topic: string, messageId: number): string {
+  return `${realmUrl}/#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
+}
+
+/** Whether a topic holds messages other than those being moved into it. */
+async function topicHasOthers(services: Services, channelId: number, topic: string, moving: ReadonlySet<number>): Promise<boolean> {
+  const prefix = services.org.keys.topicMessagePrefix(channelId, topicKey(topic));
+  for await (const id of services.messages.ids(prefix, { reverse: true })) if (!moving.has(id)) return true;
+  return false;
 }
 
 /** The newest message of the record's topic that is not being moved away. */

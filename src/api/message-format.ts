@@ -42,9 +42,13 @@ function senderFields(services: Services, senderId: number, clientGravatar: bool
   };
 }
 
+/**
+ * A channel's name, or every participant of a direct message: a group's by id, and the two
+ * people of a 1:1 conversation by email, as Zulip orders them.
+ */
 function displayRecipient(services: Services, record: MessageRecord): unknown {
   if (record.type === 'stream') return services.org.channels.get(record.channelId!)?.name ?? '';
-  return record.dmUserIds!.map((id) => {
+  const people = record.dmUserIds!.map((id) => {
     const user = services.org.users.get(id);
     return {
       id,
@@ -53,6 +57,8 @@ function displayRecipient(services: Services, record: MessageRecord): unknown {
       is_mirror_dummy: false,
     };
   });
+  if (people.length === 2) people.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  return people;
 }
 
 function historyEntries(history: readonly EditRecord[], allowEmptyTopicName: boolean): Record<string, unknown>[] {

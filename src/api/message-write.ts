@@ -25,6 +25,8 @@ export interface OutgoingMessage {
   sender: UserRecord;
   client: string;
   readBySender: boolean;
+  /** Someone else who has it read from the start (whoever caused a notification bot's notice). */
+  readBy?: number;
   /** Normalized Markdown. */
   content: string;
   rendered: RenderedMessage;
@@ -136,7 +138,7 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   const flagsOf = new Map<number, number>();
   for (const userId of recipients) {
     let flags = baseFlags;
-    if (userId === sender.id && out.readBySender) flags |= Flag.read;
+    if ((userId === sender.id && out.readBySender) || userId === out.readBy) flags |= Flag.read;
     if (mentioned.has(userId)) flags |= Flag.mentioned;
     if (rendered.topicWildcard && (destination.type === 'private' || topicParticipants!.has(userId))) flags |= Flag.topic_wildcard_mentioned;
     messages.setFlags(userId, id, undefined, flags, tx);

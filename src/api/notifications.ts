@@ -1,7 +1,6 @@
 /** Notices the notification bot posts (moves, resolved topics, reports), written through the normal send path. */
 import type { ChannelRecord } from '../domain/channel-record.js';
 import { badRequest } from '../domain/errors.js';
-import { Flag } from '../domain/messages.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
@@ -22,17 +21,13 @@ export function notificationBot(services: Services): UserRecord {
  */
 export function notify(services: Services, tx: Transaction, where: { channel: ChannelRecord; topic: string }, content: string, readBy?: UserRecord): WrittenMessage {
   const bot = notificationBot(services);
-  const written = writeMessage(services, tx, {
+  return writeMessage(services, tx, {
     sender: bot,
     client: 'Internal',
     readBySender: true,
+    readBy: readBy?.id,
     content,
     rendered: services.render(content),
     destination: { type: 'stream', channel: where.channel, topic: where.topic },
   });
-  if (readBy) {
-    const flags = services.messages.flags(readBy.id, written.record.id);
-    if (flags !== undefined) services.messages.setFlags(readBy.id, written.record.id, flags, flags | Flag.read, tx);
-  }
-  return written;
 }

@@ -3,7 +3,7 @@
  * is kept in memory only; a `presence` event goes out when someone comes online.
  */
 import { badRequest } from '../domain/errors.js';
-import { apiEmail } from '../domain/users.js';
+import { apiEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
 import { me, type ApiRoute } from './route.js';
@@ -13,7 +13,8 @@ const ONLINE_AGAIN_SECONDS = 70;
 const HISTORY_DAYS = 14;
 
 interface Presence {
-  lastActive: number;
+  /** Null until the first active report (Zulip counts from the date joined then). */
+  lastActive: number | null;
   lastConnected: number;
   updateId: number;
 }
@@ -26,16 +27,17 @@ export class PresenceBook {
     return this.byUser.get(userId);
   }
 
-  /** Records a report; true when the user just came online. */
+  /** Records a report; true when it deserves an event: the user's first report ever, or coming online. */
   report(userId: number, active: boolean, now: number): boolean {
     const previous = this.byUser.get(userId);
     const next: Presence = {
-      lastActive: active ? now : (previous?.lastActive ?? now),
+      lastActive: active ? now : (previous?.lastActive ?? null),
       lastConnected: now,
       updateId: ++this.lastUpdateId,
     };
     this.byUser.set(userId, next);
-    return active && (!previous || now - previous.lastActive > ONLINE_AGAIN_SECONDS);
+    const lastActive = previous?.lastActive ?? null;
+    return !previous || (active && (lastActive === null || now - lastActive > ONLINE_AGAIN_SECONDS));
   }
 
   get newestUpdateId(): number {
@@ -47,6 +49,13 @@ export class PresenceBook {
   }
 }
 
+/** Zulip's legacy presence dict: active if the last activity is recent enough, else idle since the last connection. */
+function legacyEntry(presence: Presence, user: UserRecord) {
+  const lastActive = presence.lastActive ?? Math.floor(user.dateJoined / 1000);
+  const active = lastActive + ONLINE_AGAIN_SECONDS >= presence.lastConnected;
+  return { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? lastActive : presence.lastConnected };
+}
+
 /** The `presences` object, keyed by email (legacy) or by user id (slim). */
 export function presences(services: Services, book: PresenceBook, slim: boolean, now: number, sinceUpdateId = -1): Record<string, unknown> {
   const result: Record<string, unknown> = {};
@@ -55,10 +64,9 @@ export function presences(services: Services, book: PresenceBook, slim: boolean,
     if (!user || !user.isActive || user.isBot) continue;
     if (now - presence.lastConnected > HISTORY_DAYS * 86400 || presence.updateId <= sinceUpdateId) continue;
     if (slim) {
-      result[userId] = { active_timestamp: presence.lastActive, idle_timestamp: presence.lastConnected };
+      result[userId] = { active_timestamp: presence.lastActive ?? Math.floor(user.dateJoined / 1000), idle_timestamp: presence.lastConnected };
     } else {
-      const active = presence.lastActive + ONLINE_AGAIN_SECONDS >= presence.lastConnected;
-      const entry = { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? presence.lastActive : presence.lastConnected };
+      const entry = legacyEntry(presence, user);
       result[apiEmail(user, services.org.host)] = { aggregated: entry, website: { ...entry, pushable: false } };
     }
   }
@@ -87,7 +95,7 @@ export function presenceRoutes(services: Services, book: PresenceBook): ApiRoute
             user_id: user.id,
             email: apiEmail(user, services.org.host),
             server_timestamp: now,
-            presence: { website: { client: 'website', status: p.status, timestamp: seconds, pushable: false } },
+            presence: { website: { ...legacyEntry(book.get(user.id)!, user), pushable: false } },
           }, recipients);
           await services.commit(tx);
         }

@@ -17,6 +17,8 @@ import { reportRoutes } from './reports.js';
 import { eventRoutes } from './events.js';
 import { presenceRoutes } from './presence.js';
 import { typingRoutes } from './typing.js';
+import { subscriptionSettingRoutes } from './subscription-settings.js';
+import { userAdminRoutes } from './user-admin.js';
 
 export function allRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
   return [
@@ -36,5 +38,7 @@ export function allRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
     ...eventRoutes(services),
     ...presenceRoutes(services, services.presence),
     ...typingRoutes(services),
+    ...subscriptionSettingRoutes(services),
+    ...userAdminRoutes(services),
   ];
 }

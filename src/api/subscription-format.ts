@@ -24,6 +24,8 @@ const GLOBAL_DEFAULTS: Record<string, boolean> = {
 
 export interface SubscriptionFormat {
   includeSubscribers: boolean;
+  /** The channel's subscribers when already computed (bulk subscribing shares one list). */
+  subscribers?: number[];
   /** Send `null` for notification settings that follow the global ones (client capability). */
   notificationSettingsNull: boolean;
 }
@@ -63,7 +65,7 @@ export function subscriptionObject(
     email_notifications: personal('email_notifications', state.emailNotifications),
     wildcard_mentions_notify: personal('wildcard_mentions_notify', state.wildcardMentionsNotify),
   };
-  if (format.includeSubscribers) object.subscribers = visibleSubscribers(services, user, channel);
+  if (format.includeSubscribers) object.subscribers = format.subscribers ?? visibleSubscribers(services, user, channel);
   return object;
 }
 

@@ -77,15 +77,19 @@ export function subscribeUsers(
   }
   for (const [channelId, userIds] of added) {
     const channel = services.org.channels.get(channelId)!;
+    // New subscribers may read the channel, so they all see the same subscriber list.
+    let subscribers: number[] | undefined;
     for (const userId of userIds) {
       const user = services.org.users.get(userId)!;
       const state = services.subscriptions.subscription(userId, channelId)!;
-      tx.emit(
-        { type: 'subscription', op: 'add', subscriptions: [subscriptionObject(services, user, channel, state, { includeSubscribers: true, notificationSettingsNull: false })] },
-        [userId],
-      );
+      tx.emit(() => {
+        subscribers ??= [...services.subscriptions.subscribersOf(channelId)].sort((a, b) => a - b);
+        const format = { includeSubscribers: true, notificationSettingsNull: false, subscribers };
+        return { type: 'subscription', op: 'add', subscriptions: [subscriptionObject(services, user, channel, state, format)] };
+      }, [userId]);
     }
-    const peers = peersOf(services, channel).filter((id) => !userIds.includes(id));
+    const newcomers = new Set(userIds);
+    const peers = peersOf(services, channel).filter((id) => !newcomers.has(id));
     tx.emit({ type: 'subscription', op: 'peer_add', stream_ids: [channelId], user_ids: userIds }, peers);
   }
   return { subscribed, alreadySubscribed };

@@ -18,7 +18,7 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   ids.reverse();
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
-  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const streams = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
   let count = 0;
   for (const id of ids) {
@@ -47,7 +47,8 @@ export async function unreadMessages(services: Services, userId: number, allowEm
     const key = `${channelId}:${topicKey(record.topic!)}`;
     let entry = streams.get(key);
     if (!entry) {
-      entry = { stream_id: channelId, topic: record.topic === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic!, unread_message_ids: [] };
+      const topic = record.topic === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic!;
+      entry = { stream_id: channelId, key: topicKey(record.topic!), topic, unread_message_ids: [] };
       streams.set(key, entry);
     }
     entry.unread_message_ids.push(id);
@@ -60,7 +61,10 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   }
   return {
     pms: [...pms.entries()].sort((a, b) => a[0] - b[0]).map(([other, list]) => ({ other_user_id: other, sender_id: other, unread_message_ids: list })),
-    streams: [...streams.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, entry]) => entry),
+    // Zulip's order: by channel id, then by topic, lowercased.
+    streams: [...streams.values()]
+      .sort((a, b) => a.stream_id - b.stream_id || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ key: _, ...entry }) => entry),
     huddles: [...huddles.entries()].map(([key, list]) => ({ user_ids_string: key, unread_message_ids: list })),
     mentions,
     count,

@@ -37,6 +37,20 @@ export function userRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
     return json;
   };
 
+  // GET /users serialises each user once per way of seeing them (records are replaced on change).
+  const listed = new WeakMap<UserRecord, Map<string, string>>();
+  const listedJson = (target: UserRecord, viewer: UserRecord | undefined, clientGravatar: boolean, profiles: boolean): string => {
+    const variant = `${+canSeeEmail(viewer, target)}${+clientGravatar}${+profiles}`;
+    let forms = listed.get(target);
+    if (!forms) listed.set(target, (forms = new Map()));
+    let json = forms.get(variant);
+    if (json === undefined) {
+      json = JSON.stringify(format(target, viewer, clientGravatar, profiles));
+      forms.set(variant, json);
+    }
+    return json;
+  };
+
   const findUser = (viewer: UserRecord, id: number) => {
     const user = org.users.get(id);
     if (!user || user.isSystemBot) throw badRequest('No such user');
@@ -64,7 +78,8 @@ export function userRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
         }
         const clientGravatar = params.client_gravatar as boolean;
         const profiles = params.include_custom_profile_fields as boolean;
-        return { members: targets.map((target) => format(target, principal, clientGravatar, profiles)) };
+        const members = targets.map((target) => listedJson(target, principal, clientGravatar, profiles));
+        return new RawJson(`"members":[${members.join(',')}]`);
       },
     },
     {

@@ -7,8 +7,17 @@ export function gravatarHash(email: string): string {
   return createHash('md5').update(email.trim().toLowerCase()).digest('hex');
 }
 
+const hashes = new Map<string, string>();
+
+/** Hashing is the costly part of a message's avatar URL; senders repeat, so hashes are remembered. */
 export function gravatarUrl(email: string, version: number): string {
-  return `https://secure.gravatar.com/avatar/${gravatarHash(email)}?d=identicon&version=${version}`;
+  let hash = hashes.get(email);
+  if (hash === undefined) {
+    hash = gravatarHash(email);
+    if (hashes.size > 100_000) hashes.clear();
+    hashes.set(email, hash);
+  }
+  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${version}`;
 }
 
 /**

@@ -83,8 +83,9 @@ export const REALM_DEFAULTS: RealmSettings = {
 
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
 
+/** A setting's value; a stored null (as in "no time limit") is a value, not a missing setting. */
 export function realmSetting<K extends keyof RealmSettings>(realm: RealmRecord, key: K): RealmSettings[K] {
-  return (realm.settings[key] ?? REALM_DEFAULTS[key]) as RealmSettings[K];
+  return (key in realm.settings ? realm.settings[key] : REALM_DEFAULTS[key]) as RealmSettings[K];
 }
 
 /** A group setting of the organization, as a group-setting value. */

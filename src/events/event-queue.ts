@@ -32,6 +32,8 @@ export interface QueueDescriptor {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
+  /** Presence in the slim format: events without `email` (absent in descriptors written before it existed). */
+  slimPresence?: boolean;
   capabilities: QueueCapabilities;
   lifespanSeconds: number;
   /** Events with ids up to this one were settled before the queue existed. */

@@ -23,9 +23,11 @@ export class EventPublisher {
     const logged: LoggedEvent[] = [];
     for (const pending of tx.events) {
       const userIds = pending.userIds.filter((id) => this.queues.hasQueues(id));
-      const publicChannel = pending.event.type === 'message' && this.queues.hasWatchers && this.isPublicChannelMessage(pending.event);
+      const watched = this.queues.hasWatchers && typeof pending.event !== 'function' && pending.event.type === 'message';
+      const publicChannel = watched && this.isPublicChannelMessage(pending.event as Record<string, unknown>);
       if (userIds.length === 0 && !publicChannel) continue;
-      const entry: LoggedEvent = { id: this.queues.nextEventId(tx), event: pending.event, userIds };
+      const event = typeof pending.event === 'function' ? pending.event() : pending.event;
+      const entry: LoggedEvent = { id: this.queues.nextEventId(tx), event, userIds };
       if (pending.flags) entry.flags = userIds.filter((id) => pending.flags!.has(id)).map((id) => [id, pending.flags!.get(id)!] as const);
       if (pending.forQueue) entry.forQueue = pending.forQueue;
       if (publicChannel) entry.publicChannel = true;

@@ -49,6 +49,8 @@ function messageMatches(narrow: readonly [string, string][], message: Record<str
 export function acceptsEvent(d: QueueDescriptor, event: Record<string, unknown>, flags: number | undefined): boolean {
   const type = event.type as string;
   if (d.eventTypes !== null && !d.eventTypes.includes(type)) return false;
+  // The legacy muted_topics event is for clients that do not know user_topic.
+  if (type === 'muted_topics' && d.eventTypes?.includes('user_topic')) return false;
   if (type === 'typing' && 'stream_id' in event && !d.capabilities.streamTypingNotifications) return false;
   if (type === 'message' && d.narrow.length > 0) return messageMatches(d.narrow, event.message as Record<string, unknown>, flags ?? 0);
   return true;

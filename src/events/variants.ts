@@ -27,9 +27,9 @@ export interface MessageEventInternals {
   gravatar_public: boolean;
 }
 
-export function variantKey(d: Pick<QueueDescriptor, 'applyMarkdown' | 'clientGravatar' | 'capabilities'>): string {
+export function variantKey(d: Pick<QueueDescriptor, 'applyMarkdown' | 'clientGravatar' | 'capabilities' | 'slimPresence'>): string {
   const c = d.capabilities;
-  return `${+d.applyMarkdown}${+d.clientGravatar}${+c.emptyTopicName}${+c.bulkMessageDeletion}`;
+  return `${+d.applyMarkdown}${+d.clientGravatar}${+c.emptyTopicName}${+c.bulkMessageDeletion}${+!!d.slimPresence}`;
 }
 
 const displayTopic = (topic: unknown, allowEmpty: boolean) => (topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic);
@@ -69,6 +69,9 @@ export function renderEvent(logged: LoggedEvent, d: QueueDescriptor, flags: numb
       break;
     case 'typing':
       if ('topic' in out) out.topic = displayTopic(out.topic, allowEmpty);
+      break;
+    case 'presence':
+      if (d.slimPresence) delete out.email;
       break;
   }
   if (extra) Object.assign(out, extra);

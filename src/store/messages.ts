@@ -31,6 +31,8 @@ export interface WalkOptions {
 
 export class MessageStore {
   private readonly cache = new Map<number, MessageRecord>();
+  /** Each user's newest message id, learned on first use and kept current by setFlags/dropFlags. */
+  private readonly newestByUser = new Map<number, number>();
 
   constructor(
     readonly db: Database,
@@ -116,10 +118,26 @@ export class MessageStore {
     return this.db.get<number>(this.keys.userMessage(userId, messageId));
   }
 
+  /** The newest message id the user holds a record of, or -1 (GET /users/me reads it on every call). */
+  newestMessageId(userId: number): number | Promise<number> {
+    const known = this.newestByUser.get(userId);
+    if (known !== undefined) return known;
+    return this.newest(this.keys.userMessagePrefix(userId)).then((id) => {
+      // A write may have taught us a newer id while the range was read.
+      const newest = Math.max(id ?? -1, this.newestByUser.get(userId) ?? -1);
+      this.newestByUser.set(userId, newest);
+      return newest;
+    });
+  }
+
   /** Writes a user's flags and keeps the unread, starred and mentioned ranges in step. */
   setFlags(userId: number, messageId: number, before: number | undefined, after: number, tx: Transaction): void {
     const { keys } = this;
     if (before === after) return;
+    if (before === undefined) {
+      const known = this.newestByUser.get(userId);
+      if (known !== undefined && messageId > known) this.newestByUser.set(userId, messageId);
+    }
     tx.put(keys.userMessage(userId, messageId), after);
     const was = before ?? Flag.read;
     if ((was ^ after) & Flag.read) {
@@ -142,6 +160,8 @@ export class MessageStore {
   /** Removes every trace of a user's record of a message. */
   dropFlags(userId: number, messageId: number, tx: Transaction): void {
     const { keys } = this;
+    // The newest may be gone: learn it again from the store next time.
+    if (this.newestByUser.get(userId) === messageId) this.newestByUser.delete(userId);
     tx.del(keys.userMessage(userId, messageId));
     tx.del(keys.unread(userId, messageId));
     tx.del(keys.starred(userId, messageId));

@@ -7,7 +7,8 @@ import type { BatchOp } from './database.js';
 
 /** An event on its way to the queues of `userIds`. */
 export interface PendingEvent {
-  event: Record<string, unknown>;
+  /** The event, or a function building it: called only if someone is listening. */
+  event: Record<string, unknown> | (() => Record<string, unknown>);
   userIds: readonly number[];
   /** Per-user message flags (a bitfield), sent to each user as the event's `flags` list. */
   flags?: ReadonlyMap<number, number>;
@@ -31,7 +32,7 @@ export class Transaction {
     this.ops.push({ type: 'del', key });
   }
 
-  emit(event: Record<string, unknown>, userIds: readonly number[], extra: Omit<PendingEvent, 'event' | 'userIds'> = {}): void {
+  emit(event: PendingEvent['event'], userIds: readonly number[], extra: Omit<PendingEvent, 'event' | 'userIds'> = {}): void {
     if (userIds.length === 0) return;
     this.events.push({ event, userIds, ...extra });
   }

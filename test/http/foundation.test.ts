@@ -42,7 +42,7 @@ test('foundation over HTTP', async (t) => {
     t.equal(outside.status, 404, 'paths outside /api/v1 are unknown too');
     t.equal(((await outside.json()) as any).code, 'NOT_FOUND');
 
-    const wrongMethod = await anonymous.request('PUT', '/users');
+    const wrongMethod = await anonymous.request('PUT', '/server_settings');
     t.equal(wrongMethod.status, 405);
     t.same(wrongMethod.body, { result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD'] });
     t.equal(wrongMethod.headers.get('allow'), 'GET, HEAD');
@@ -51,7 +51,9 @@ test('foundation over HTTP', async (t) => {
 
     const options = await fetch(`${server.url}/api/v1/users`, { method: 'OPTIONS' });
     t.equal(options.status, 204);
-    t.equal(options.headers.get('allow'), 'GET, HEAD');
+    t.equal(options.headers.get('allow'), 'GET, HEAD, POST');
+    const both = await anonymous.request('PUT', '/users');
+    t.same(both.body.allowed_methods, ['GET', 'POST', 'HEAD'], 'HEAD follows the methods, as Zulip lists it');
 
     const head = await fetch(`${server.url}/api/v1/users/me`, { method: 'HEAD', headers: { authorization: iago.authorization! } });
     t.equal(head.status, 200, 'HEAD is served by GET');

@@ -1,0 +1,106 @@
+/** Starting and stopping the servers a benchmark measures: Parley on a data directory, and the bare uWS baseline. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const PARLEY_MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const BARE_UWS = fileURLToPath(new URL('../bare-uws.js', import.meta.url));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Resident memory of a process in bytes (Linux /proc). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : 0;
+}
+
+export interface RunningProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  /** Milliseconds from spawn to the ready line. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    let errors = '';
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; stderr: ${errors.slice(-2000)}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = buffer.split('\n').find((line) => pattern.test(line));
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`process exited with ${code} before ${pattern}; stderr: ${errors.slice(-2000)}`));
+    });
+  });
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 15000).unref();
+    });
+}
+
+export interface ParleyOptions {
+  dataDir: string;
+  sync: boolean;
+  /** Write a CPU profile into this directory. */
+  profileDir?: string;
+  env?: Record<string, string>;
+}
+
+export async function startParley(options: ParleyOptions): Promise<RunningProcess> {
+  const port = await freePort();
+  const args = ['--max-old-space-size=4096'];
+  if (options.profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);
+  const started = performance.now();
+  const child = spawn(process.execPath, [...args, PARLEY_MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PARLEY_DATA_DIR: options.dataDir,
+      PARLEY_PORT: String(port),
+      PARLEY_SYNC: options.sync ? '1' : '0',
+      PARLEY_RATE_LIMIT: '0',
+      PARLEY_LOG_LEVEL: 'error',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitForLine(child, /^Parley listening on /, 300000);
+  const startupMs = performance.now() - started;
+  return { child, url: `http://127.0.0.1:${port}`, port, startupMs, stop: stopper(child) };
+}
+
+export async function startBareUws(): Promise<RunningProcess> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [BARE_UWS], { cwd: ROOT, env: { ...process.env, BARE_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await waitForLine(child, /^bare uWS listening/, 30000);
+  return { child, url: `http://127.0.0.1:${port}`, port, startupMs: performance.now() - started, stop: stopper(child) };
+}
