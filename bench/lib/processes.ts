@@ -19,6 +19,34 @@ export function freePort(): Promise<number> {
   });
 }
 
+export interface MemoryReport {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+}
+
+/**
+ * Asks a Parley process (started with --expose-gc) to collect garbage and report its memory
+ * (a `memory {…}` line on stderr, see src/main.ts); resolves with the report.
+ */
+export function collectGarbage(child: ChildProcess): Promise<MemoryReport> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n').find((l) => l.startsWith('memory '));
+      if (!line) return;
+      child.stderr!.off('data', onData);
+      clearTimeout(timer);
+      // Let the allocator hand back what the collection freed before RSS is read.
+      setTimeout(() => resolve(JSON.parse(line.slice('memory '.length)) as MemoryReport), 500);
+    };
+    const timer = setTimeout(() => reject(new Error('no memory report from the server')), 10000);
+    child.stderr!.on('data', onData);
+    child.kill('SIGUSR2');
+  });
+}
+
 /** Resident memory of a process in bytes (Linux /proc). */
 export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -76,7 +104,7 @@ export interface ParleyOptions {
 
 export async function startParley(options: ParleyOptions): Promise<RunningProcess> {
   const port = await freePort();
-  const args = ['--max-old-space-size=4096'];
+  const args = ['--max-old-space-size=4096', '--expose-gc', ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
   if (options.profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);
   const started = performance.now();
   const child = spawn(process.execPath, [...args, PARLEY_MAIN], {

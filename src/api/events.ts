@@ -46,6 +46,8 @@ export function eventRoutes(services: Services): ApiRoute[] {
           applyMarkdown: p.apply_markdown,
           clientGravatar: p.client_gravatar,
           allPublicStreams: p.all_public_streams,
+          // Zulip treats a narrow like all_public_streams; a guest must not see channels beyond their own.
+          watchesPublicChannels: p.all_public_streams || (narrow.length > 0 && !isGuest(user.role)),
           slimPresence: p.slim_presence,
           capabilities: caps,
           lifespanSeconds: Math.min(p.queue_lifespan_secs, LIMITS.maxQueueLifespanSeconds),

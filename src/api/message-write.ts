@@ -67,10 +67,20 @@ function automaticPolicy(services: Services, sender: UserRecord, channelId: numb
   return candidate;
 }
 
-/** Sets a user's topic policy and tells the user's clients. */
+/**
+ * Sets a user's topic policy and tells the user's clients: older ones through the full
+ * `muted_topics` list first (queues that take `user_topic` skip it), then `user_topic`.
+ */
 export function setTopicPolicy(services: Services, tx: Transaction, userId: number, channelId: number, topic: string, policy: number): void {
   const now = unixSeconds(services.clock);
   services.subscriptions.setTopicVisibility(userId, channelId, topic, topicKey(topic), policy, now, tx);
+  tx.emit(() => ({
+    type: 'muted_topics',
+    muted_topics: services.subscriptions
+      .topicsOf(userId)
+      .filter((t) => t.policy === VisibilityPolicy.MUTED)
+      .map((t) => [services.org.channels.get(t.channelId)?.name ?? '', t.topic, t.lastUpdated]),
+  }), [userId]);
   tx.emit({ type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: now, visibility_policy: policy }, [userId]);
 }
 

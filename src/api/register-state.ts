@@ -1,7 +1,7 @@
 /** The initial state `POST /register` returns, per fetched event type. */
 import { VisibilityPolicy } from '../actors/subscriptions.js';
 import { avatarUrlFor } from '../domain/avatar.js';
-import { realmGroupSetting } from '../domain/realm.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting } from '../domain/realm.js';
 import { settingIncludes } from '../domain/groups.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../domain/roles.js';
 import {
@@ -144,13 +144,14 @@ export async function initialState(services: Services, request: StateRequest): P
     state.starred_messages = starred;
   }
   const topics = services.subscriptions.topicsOf(user.id);
+  const topicName = (topic: string) => (topic === '' && !request.capabilities.emptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : topic);
   if (want('muted_topics') && (eventTypes === null || !eventTypes.includes('user_topic'))) {
     state.muted_topics = topics
       .filter((t) => t.policy === VisibilityPolicy.MUTED)
-      .map((t) => [services.org.channels.get(t.channelId)?.name ?? '', t.topic, t.lastUpdated]);
+      .map((t) => [services.org.channels.get(t.channelId)?.name ?? '', topicName(t.topic), t.lastUpdated]);
   }
   if (want('user_topic')) {
-    state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: t.topic, last_updated: t.lastUpdated, visibility_policy: t.policy }));
+    state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: topicName(t.topic), last_updated: t.lastUpdated, visibility_policy: t.policy }));
   }
   if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services);
   if (want('custom_profile_fields')) {

@@ -112,7 +112,9 @@ export function unsubscribeUsers(services: Services, tx: Transaction, users: rea
       tx.emit({ type: 'subscription', op: 'remove', subscriptions: [{ name: channel.name, stream_id: channel.id }] }, [user.id]);
     }
     if (gone.length > 0) {
-      tx.emit({ type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: gone }, peersOf(services, channel));
+      const leaving = new Set(gone);
+      const peers = peersOf(services, channel).filter((id) => !leaving.has(id));
+      tx.emit({ type: 'subscription', op: 'peer_remove', stream_ids: [channel.id], user_ids: gone }, peers);
     }
   }
   return { removed, notRemoved };

@@ -4,7 +4,7 @@
  * by the queue machine (queue-machine.ts); this class performs the actions it names.
  */
 import { ApiError, badRequest } from '../domain/errors.js';
-import { Deferred, RawJson } from '../http/result.js';
+import { Deferred, RawJson, type AbortListener } from '../http/result.js';
 import { INITIAL_QUEUE_STATE, step, type QueueAction, type QueueEventType, type QueueState } from './queue-machine.js';
 
 /** An event as one variant of queues receives it: its id and its JSON (shared between queues). */
@@ -32,6 +32,12 @@ export interface QueueDescriptor {
   applyMarkdown: boolean;
   clientGravatar: boolean;
   allPublicStreams: boolean;
+  /**
+   * Sees the messages of every public channel (all_public_streams, or a narrow), not only of
+   * its user's; false for guests, who may not read public channels they are not in. Absent in
+   * descriptors written before it existed.
+   */
+  watchesPublicChannels?: boolean;
   /** Presence in the slim format: events without `email` (absent in descriptors written before it existed). */
   slimPresence?: boolean;
   capabilities: QueueCapabilities;
@@ -44,7 +50,7 @@ export interface QueueDescriptor {
   lastPoll: number;
 }
 
-export class EventQueue {
+export class EventQueue implements AbortListener {
   state: QueueState = INITIAL_QUEUE_STATE;
   readonly pending: QueuedEvent[] = [];
   /** The newest id pushed into this queue (or its ack when nothing newer was). */
@@ -97,7 +103,7 @@ export class EventQueue {
         result = defer();
         this.parked = result;
         this.heartbeatDue = now + heartbeatMs;
-        result.onAbort(() => this.run('ABORT'));
+        result.onAbort(this);
       }
     });
     if (!result) throw new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${this.id}`, 400, { queue_id: this.id });
@@ -112,6 +118,11 @@ export class EventQueue {
 
   heartbeat(): void {
     this.run('HEARTBEAT');
+  }
+
+  /** The client of the parked poll went away. */
+  parkAborted(): void {
+    this.run('ABORT');
   }
 
   expire(): void {

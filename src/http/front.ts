@@ -12,7 +12,7 @@ import { errorBody, internalError, statusLine, successBody } from './envelope.js
 import type { UwsModule } from './native.js';
 import { parseBody, parseUrlEncoded, type RawParams } from './params.js';
 import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.js';
-import { Deferred, type HandlerResult, RawJson } from './result.js';
+import { Deferred, type DeferredWriter, type HandlerResult, RawJson } from './result.js';
 import { Router, type HttpMethod } from './router.js';
 import type { ParamValidator } from './validation.js';
 
@@ -72,9 +72,11 @@ interface Exchange {
   url: string;
   rate: RateDecision | undefined;
   deferred: Deferred | undefined;
+  /** Unknown parameters, kept for a deferred answer. */
+  ignored?: readonly string[];
 }
 
-export class HttpFront<P> {
+export class HttpFront<P> implements DeferredWriter {
   private readonly app: TemplatedApp;
   private readonly router = new Router<Compiled<P>>();
   private listenSocket: us_listen_socket | undefined;
@@ -251,13 +253,19 @@ export class HttpFront<P> {
   private deliver(ex: Exchange, result: HandlerResult, ignored: readonly string[]): void {
     if (result instanceof Deferred) {
       this.track(ex);
-      result.finish = (outcome, isError) => {
-        if (isError) this.fail(ex, outcome);
-        else this.write(ex, 200, successBody(outcome as Record<string, unknown> | RawJson, ignored));
-      };
+      ex.ignored = ignored;
+      result.writer = this;
+      result.exchange = ex;
       return;
     }
     this.write(ex, 200, successBody(result, ignored));
+  }
+
+  /** Writes a parked (deferred) response once its owner settles it. */
+  finish(exchange: unknown, outcome: unknown, isError: boolean): void {
+    const ex = exchange as Exchange;
+    if (isError) this.fail(ex, outcome);
+    else this.write(ex, 200, successBody(outcome as Record<string, unknown> | RawJson, ex.ignored ?? []));
   }
 
   /** Registers abort handling once, before any asynchronous work, and counts the request as in flight. */
@@ -269,9 +277,11 @@ export class HttpFront<P> {
       if (ex.aborted) return; // already answered (uWS may still report the close of a connection we ended)
       ex.aborted = true;
       this.settle();
-      const handler = ex.deferred?.abortHandler;
-      if (ex.deferred) ex.deferred.done = true;
-      handler?.();
+      const deferred = ex.deferred;
+      if (deferred) {
+        deferred.done = true;
+        deferred.listener?.parkAborted();
+      }
     });
   }
 

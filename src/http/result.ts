@@ -10,27 +10,37 @@ export class RawJson {
  * connection; the owner calls `resolve` or `reject` once, or hears `onAbort` if the client
  * leaves first. Deliberately small: ten thousand of these may be parked at once.
  */
+export interface DeferredWriter {
+  finish(exchange: unknown, outcome: unknown, isError: boolean): void;
+}
+
+/** Told when the client of a parked response goes away (an object, not a closure: one less allocation per poll). */
+export interface AbortListener {
+  parkAborted(): void;
+}
+
 export class Deferred {
-  /** Set by the HTTP layer: writes the result to the connection. */
-  finish: ((outcome: unknown, isError: boolean) => void) | undefined = undefined;
-  abortHandler: (() => void) | undefined = undefined;
+  /** Set by the HTTP layer: who writes the result, and to which exchange. */
+  writer: DeferredWriter | undefined = undefined;
+  exchange: unknown = undefined;
+  listener: AbortListener | undefined = undefined;
   done = false;
 
   resolve(result: Record<string, unknown> | RawJson): void {
     if (this.done) return;
     this.done = true;
-    this.finish?.(result, false);
+    this.writer?.finish(this.exchange, result, false);
   }
 
   reject(error: unknown): void {
     if (this.done) return;
     this.done = true;
-    this.finish?.(error, true);
+    this.writer?.finish(this.exchange, error, true);
   }
 
-  /** Called when the client disconnects before the response was written. */
-  onAbort(handler: () => void): void {
-    this.abortHandler = handler;
+  /** `listener.parkAborted()` runs when the client disconnects before the response was written. */
+  onAbort(listener: AbortListener): void {
+    this.listener = listener;
   }
 }
 

@@ -34,7 +34,7 @@ test('front: 500 for unexpected errors, deferred answers, aborted clients', asyn
         method: 'GET', path: '/park', schema: 'empty', auth: 'none',
         handler: (req) => {
           parked = req.defer();
-          parked.onAbort(() => aborted++);
+          parked.onAbort({ parkAborted: () => aborted++ });
           return parked;
         },
       },
