@@ -81,14 +81,14 @@ export function checkMaySendToChannel(services: Services, sender: UserRecord, ch
     const owner = sender.botOwnerId === null ? undefined : sender.botOwnerId;
     if (owner === undefined || !settingIncludes(owner, sendGroup, org.groups)) throw badRequest('You do not have permission to post in this channel.');
   }
-  const refused = badRequest(`Not authorized to send to channel '${channel.name}'`);
-  if (channel.isArchived) throw refused;
+  const refused = () => badRequest(`Not authorized to send to channel '${channel.name}'`);
+  if (channel.isArchived) throw refused();
   if (sender.isSystemBot) return;
   if (channel.isWebPublic) return;
   if (!channel.inviteOnly && !isGuest(sender.role)) return;
   if (subscriptions.isSubscribed(sender.id, channel.id)) return;
   if (sender.botOwnerId !== null && subscriptions.isSubscribed(sender.botOwnerId, channel.id)) return;
-  throw refused;
+  throw refused();
 }
 
 export interface SendRequest {

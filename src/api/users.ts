@@ -51,7 +51,7 @@ export function userRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
     return json;
   };
 
-  const findUser = (viewer: UserRecord, id: number) => {
+  const findUser = (id: number) => {
     const user = org.users.get(id);
     if (!user || user.isSystemBot) throw badRequest('No such user');
     return user;
@@ -101,7 +101,7 @@ export function userRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
       auth: 'user',
       handler: (request) => {
         const viewer = me(request);
-        const target = findUser(viewer, request.params.user_id as number);
+        const target = findUser(request.params.user_id as number);
         return { user: format(target, viewer, request.params.client_gravatar as boolean, request.params.include_custom_profile_fields as boolean) };
       },
     },

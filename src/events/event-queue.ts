@@ -60,6 +60,8 @@ export class EventQueue implements AbortListener {
   heartbeatDue = 0;
   /** The ack changed since the descriptor was last written. */
   dirty = false;
+  /** A FLUSH is scheduled for the end of the current deliveries. */
+  private flushScheduled = false;
   /** Shared variant key of the events this queue receives (see variants.ts). */
   readonly variant: string;
 
@@ -146,6 +148,16 @@ export class EventQueue implements AbortListener {
         case 'buffer':
           this.pending.push(event!);
           this.lastIssued = event!.id;
+          break;
+        case 'scheduleFlush':
+          if (!this.flushScheduled) {
+            this.flushScheduled = true;
+            // A microtask runs after the deliveries already queued for the same commit batch.
+            queueMicrotask(() => {
+              this.flushScheduled = false;
+              this.run('FLUSH');
+            });
+          }
           break;
         case 'answerParked':
           this.finishParked(this.eventsJson(true));

@@ -17,6 +17,8 @@ export type QueueEventType =
   | 'POLL_WAIT'
   /** An event arrived for the queue. */
   | 'EVENT'
+  /** The end of the current batch of deliveries: time to answer a parked poll. */
+  | 'FLUSH'
   /** The parked poll has been quiet for the heartbeat interval. */
   | 'HEARTBEAT'
   /** The client of the parked poll went away. */
@@ -35,6 +37,7 @@ export type QueueAction =
   | 'answerParkedEmpty'
   | 'dropParked'
   | 'buffer'
+  | 'scheduleFlush'
   | 'forget';
 
 const noop = () => {};
@@ -49,6 +52,7 @@ export const queueMachine = setup({
     answerParkedEmpty: noop,
     dropParked: noop,
     buffer: noop,
+    scheduleFlush: noop,
     forget: noop,
   },
 }).createMachine({
@@ -69,7 +73,9 @@ export const queueMachine = setup({
         // A second poll finishes the first one with what the queue holds (usually nothing).
         POLL_ANSWERABLE: { target: 'idle', actions: ['answerParkedEmpty', 'answerNow'] },
         POLL_WAIT: { target: 'polling', actions: ['answerParkedEmpty', 'park'] },
-        EVENT: { target: 'idle', actions: ['buffer', 'answerParked'] },
+        // Answered once the deliveries of this commit are all in: one response carries them all.
+        EVENT: { actions: ['buffer', 'scheduleFlush'] },
+        FLUSH: { target: 'idle', actions: 'answerParked' },
         HEARTBEAT: { target: 'idle', actions: 'answerParkedWithHeartbeat' },
         ABORT: { target: 'idle', actions: 'dropParked' },
         DELETE: { target: 'expired', actions: ['answerParkedEmpty', 'forget'] },
