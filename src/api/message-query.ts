@@ -193,7 +193,7 @@ export class MessageQuery {
   }
 
   /** Walks the chosen range from `from` in one direction, yielding matching messages. */
-  async *walk(reverse: boolean, from: number | undefined, inclusive: boolean): AsyncGenerator<Found> {
+  async *walk(reverse: boolean, from: number | undefined, inclusive: boolean, expected?: number): AsyncGenerator<Found> {
     const idTerm = this.positive('id');
     if (idTerm) {
       const inRange = from === undefined || (reverse ? (inclusive ? idTerm.id <= from : idTerm.id < from) : inclusive ? idTerm.id >= from : idTerm.id > from);
@@ -202,7 +202,7 @@ export class MessageQuery {
       return;
     }
     if (this.plan.prefix === undefined) return;
-    for await (const id of this.services.messages.ids(this.plan.prefix, { reverse, from, inclusive })) {
+    for await (const id of this.services.messages.ids(this.plan.prefix, { reverse, from, inclusive, expected })) {
       const found = this.candidate(id);
       if (found) yield found;
     }
@@ -226,7 +226,7 @@ export class MessageQuery {
     const numAfter = anchoredRight ? 0 : request.numAfter;
     const before: Found[] = [];
     if (request.numBefore > 0) {
-      for await (const found of this.walk(true, anchor, false)) {
+      for await (const found of this.walk(true, anchor, false, request.numBefore)) {
         before.push(found);
         if (before.length >= request.numBefore) break;
       }
@@ -235,7 +235,7 @@ export class MessageQuery {
     let anchorRow: Found | undefined;
     const after: Found[] = [];
     if (request.includeAnchor || numAfter > 0) {
-      for await (const found of this.walk(false, anchor, true)) {
+      for await (const found of this.walk(false, anchor, true, numAfter + 1)) {
         if (found.record.id === anchor) {
           if (request.includeAnchor) anchorRow = found;
           if (numAfter === 0) break;

@@ -24,8 +24,10 @@ export function successBody(data: Record<string, unknown> | RawJson, ignored: re
   if (data instanceof RawJson) {
     body = data.fields.length > 0 ? `${SUCCESS_OPEN},${data.fields}` : SUCCESS_OPEN;
   } else {
-    const json = JSON.stringify(data);
-    body = json.length > 2 ? `${SUCCESS_OPEN},${json.slice(1, -1)}` : SUCCESS_OPEN;
+    // One stringify of a small wrapper, rather than slicing a (possibly large) body apart.
+    return JSON.stringify(ignored.length > 0
+      ? { result: 'success', msg: '', ...data, ignored_parameters_unsupported: ignored }
+      : { result: 'success', msg: '', ...data });
   }
   if (ignored.length > 0) body += `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`;
   return body + '}';

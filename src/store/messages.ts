@@ -27,6 +27,8 @@ export interface WalkOptions {
   from?: number;
   /** …including it. */
   inclusive?: boolean;
+  /** How many ids the caller expects to use: the first read asks for about that many. */
+  expected?: number;
 }
 
 export class MessageStore {
@@ -184,7 +186,8 @@ export class MessageStore {
       else if (options.inclusive) range.gte = prefix + pad(options.from);
       else range.gt = prefix + pad(options.from);
     }
-    for await (const key of this.db.scanKeys(range, { reverse: options.reverse })) yield idOfKey(key);
+    const firstPage = options.expected === undefined ? undefined : options.expected + 1;
+    for await (const key of this.db.scanKeys(range, { reverse: options.reverse, firstPage })) yield idOfKey(key);
   }
 
   /** The newest id in a range, or undefined. */
