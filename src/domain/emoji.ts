@@ -1,4 +1,10 @@
-/** Unicode emoji names and codes (from iamcal's emoji-data) in Zulip's code format, plus Zulip's extra emoji. */
+/**
+ * Unicode emoji names and codes in Zulip's code format, plus Zulip's extra emoji. Names come
+ * from emojibase's shortcode sets: CLDR's first (Zulip's names are mostly CLDR short names:
+ * `thumbs_up`, `cat` is the whole cat), then iamcal's (`+1`, `tada`, `smile`), GitHub's and
+ * JoyPixels'. Zulip's own name table is not published as a package; this union matches about
+ * 80 % of its names and aliases.
+ */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -13,11 +19,10 @@ export const ZULIP_EXTRA_EMOJI: Readonly<Record<string, string>> = Object.freeze
   Object.assign(Object.create(null) as Record<string, string>, { zulip: 'zulip' }),
 );
 
-interface EmojiRecord {
-  unified: string;
-  short_names: string[];
-  category: string;
-}
+/** Shortcode sets, in order of preference when two give one name to different emoji. */
+const NAME_ORDER = ['cldr', 'iamcal', 'github', 'joypixels'];
+/** For an emoji's canonical name the everyday names (`+1`, `heart`, `tada`) come first, as in Zulip. */
+const CANONICAL_ORDER = ['iamcal', 'cldr', 'github', 'joypixels'];
 
 interface EmojiMaps {
   codeByName: Map<string, string>;
@@ -39,20 +44,34 @@ function zulipCode(unified: string): string {
     .join('-');
 }
 
+/** Bare skin-tone modifiers: Zulip has no emoji for them. */
+const SKIN_TONES = new Set(['1f3fb', '1f3fc', '1f3fd', '1f3fe', '1f3ff']);
+
 function emojiMaps(): EmojiMaps {
   if (maps) return maps;
-  // Read rather than require: the 1.5 MB of records should not stay in the module cache.
-  const path = createRequire(import.meta.url).resolve('emoji-datasource/emoji.json');
-  const records = JSON.parse(readFileSync(path, 'utf8')) as EmojiRecord[];
+  const require = createRequire(import.meta.url);
   const codeByName = new Map<string, string>();
   const nameByCode = new Map<string, string>();
-  for (const record of records) {
-    // Zulip has no emoji for the bare skin-tone modifiers.
-    if (record.category === 'Component') continue;
-    const code = zulipCode(record.unified);
-    if (!nameByCode.has(code) && record.short_names.length > 0) nameByCode.set(code, record.short_names[0]);
-    for (const name of record.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
-  }
+  // Read rather than require: the data should not stay in the module cache once indexed.
+  const sets = new Map(NAME_ORDER.map((set) => {
+    const path = require.resolve(`emojibase-data/en/shortcodes/${set}.json`);
+    return [set, JSON.parse(readFileSync(path, 'utf8')) as Record<string, string | string[]>];
+  }));
+  const each = (order: string[], visit: (code: string, name: string) => void) => {
+    for (const set of order) {
+      for (const [hexcode, names] of Object.entries(sets.get(set)!)) {
+        const code = zulipCode(hexcode);
+        if (SKIN_TONES.has(code)) continue;
+        for (const name of typeof names === 'string' ? [names] : names) visit(code, name);
+      }
+    }
+  };
+  each(NAME_ORDER, (code, name) => {
+    if (!codeByName.has(name)) codeByName.set(name, code);
+  });
+  each(CANONICAL_ORDER, (code, name) => {
+    if (!nameByCode.has(code)) nameByCode.set(code, name);
+  });
   maps = { codeByName, nameByCode };
   return maps;
 }

@@ -1318,3 +1318,21 @@ test('fetching the newest 100 messages of a topic among 100,000 reads only what 
   t.equal(both.body.first_processed_id, middle - 2500);
   t.equal(both.body.last_processed_id, middle + 2500);
 });
+
+test('reactions with the names Zulip clients send', async (t) => {
+  const server = await startTestServer();
+  t.teardown(() => server.destroy());
+  const hamlet = clientFor(server, 'hamlet@example.com');
+  const sent = await hamlet.post('/messages', { type: 'stream', to: 'Denmark', topic: 'names', content: 'react to me' });
+  const id = sent.body.id as number;
+  // zulip-terminal's thumbs-up key sends Zulip's alias with the code.
+  const triple = await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' });
+  t.equal(triple.status, 200, JSON.stringify(triple.body));
+  const othello = clientFor(server, 'othello@example.com');
+  t.equal((await othello.post(`/messages/${id}/reactions`, { emoji_name: 'thumbs_up' })).status, 200, 'a CLDR name alone resolves');
+  t.equal((await othello.post(`/messages/${id}/reactions`, { emoji_name: 'cat' })).status, 200);
+  const reactions = (await hamlet.get(`/messages/${id}`)).body.message.reactions as { emoji_code: string; emoji_name: string }[];
+  t.same(reactions.map((r) => r.emoji_code).sort(), ['1f408', '1f44d', '1f44d'], "Zulip's cat is the whole cat, 1f408");
+  const wrong = await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'cat', emoji_code: '1f600', reaction_type: 'unicode_emoji' });
+  t.same([wrong.status, wrong.body.msg], [400, 'Invalid emoji name.'], 'a known name must match its code');
+});
