@@ -20,7 +20,7 @@ import { Transaction } from '../store/transaction.js';
 import { accessChannelById } from './channel-access.js';
 import { messageAudience } from './message-audience.js';
 import { requireMessage } from './message-fetch.js';
-import { checkMaySendToChannel } from './message-send.js';
+import { checkMaySendToChannel, topicParameter } from './message-send.js';
 import { notify, silentMention, topicLink } from './notifications.js';
 import { me, type ApiRoute } from './route.js';
 
@@ -313,12 +313,9 @@ export function editRoutes(services: Services): ApiRoute[] {
       auth: 'user',
       handler: (request) => {
         const p = request.params;
-        if (p.topic !== undefined && p.subject !== undefined) {
-          throw new ApiError('REQUEST_CONFUSING_VAR', "Can't decide between 'topic' and 'subject' arguments", 400, { var_name1: 'topic', var_name2: 'subject' });
-        }
         return editMessage(services, me(request), p.message_id, {
           content: p.content,
-          topic: p.topic ?? p.subject,
+          topic: topicParameter(p),
           streamId: p.stream_id,
           propagateMode: p.propagate_mode,
           notifyOldThread: p.send_notification_to_old_thread,

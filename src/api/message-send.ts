@@ -155,6 +155,14 @@ export async function sendMessage(services: Services, sender: UserRecord, client
   return response;
 }
 
+/** `topic`, or its legacy name `subject`; both at once is Zulip's REQUEST_CONFUSING_VAR. */
+export function topicParameter(params: { topic?: string; subject?: string }): string | undefined {
+  if (params.topic !== undefined && params.subject !== undefined) {
+    throw new ApiError('REQUEST_CONFUSING_VAR', "Can't decide between 'topic' and 'subject' arguments", 400, { var_name1: 'topic', var_name2: 'subject' });
+  }
+  return params.topic ?? params.subject;
+}
+
 export function sendRoutes(services: Services): ApiRoute[] {
   return [
     {
@@ -164,14 +172,11 @@ export function sendRoutes(services: Services): ApiRoute[] {
       auth: 'user',
       handler: (request) => {
         const p = request.params;
-        if (p.topic !== undefined && p.subject !== undefined) {
-          throw new ApiError('REQUEST_CONFUSING_VAR', "Can't decide between 'topic' and 'subject' arguments", 400, { var_name1: 'topic', var_name2: 'subject' });
-        }
         return sendMessage(services, me(request), request.client, {
           type: p.type,
           to: p.to,
           content: p.content,
-          topic: p.topic ?? p.subject,
+          topic: topicParameter(p),
           queueId: p.queue_id,
           localId: p.local_id,
           readBySender: p.read_by_sender,

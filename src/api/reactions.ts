@@ -5,7 +5,8 @@ import { HISTORICAL_FLAGS, type MessageRecord, type ReactionRecord } from '../do
 import { topicKey } from '../domain/topics.js';
 import { apiEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
+import type { Transaction } from '../store/transaction.js';
+import { transact } from './transact.js';
 import { messageAudience } from './message-audience.js';
 import { requireMessage } from './message-fetch.js';
 import { me, type ApiRoute } from './route.js';
@@ -115,12 +116,9 @@ export function reactionRoutes(services: Services): ApiRoute[] {
       path: '/messages/{message_id:int}/reactions',
       schema: 'add-reaction',
       auth: 'user',
-      handler: async (request) => {
+      handler: (request) => {
         const p = request.params;
-        const tx = new Transaction();
-        addReaction(services, tx, me(request), p.message_id, p.emoji_name, p.emoji_code, p.reaction_type);
-        await services.commit(tx);
-        return {};
+        return transact(services, (tx) => addReaction(services, tx, me(request), p.message_id, p.emoji_name, p.emoji_code, p.reaction_type));
       },
     },
     {
@@ -128,12 +126,9 @@ export function reactionRoutes(services: Services): ApiRoute[] {
       path: '/messages/{message_id:int}/reactions',
       schema: 'remove-reaction',
       auth: 'user',
-      handler: async (request) => {
+      handler: (request) => {
         const p = request.params;
-        const tx = new Transaction();
-        removeReaction(services, tx, me(request), p.message_id, p.emoji_name, p.emoji_code, p.reaction_type);
-        await services.commit(tx);
-        return {};
+        return transact(services, (tx) => removeReaction(services, tx, me(request), p.message_id, p.emoji_name, p.emoji_code, p.reaction_type));
       },
     },
   ];

@@ -11,7 +11,8 @@ import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
+import type { Transaction } from '../store/transaction.js';
+import { transact } from './transact.js';
 import { accessChannelById, channelVisible } from './channel-access.js';
 import { setTopicPolicy } from './message-write.js';
 import { me, type ApiRoute } from './route.js';
@@ -62,12 +63,11 @@ export function subscriptionSettingRoutes(services: Services): ApiRoute[] {
       path: '/users/me/subscriptions/properties',
       schema: 'update-subscription-settings',
       auth: 'user',
-      handler: async (request) => {
+      handler: (request) => {
         const user = me(request);
-        const tx = new Transaction();
-        for (const change of request.params.subscription_data as PropertyChange[]) applyProperty(services, tx, user, change);
-        await services.commit(tx);
-        return {};
+        return transact(services, (tx) => {
+          for (const change of request.params.subscription_data as PropertyChange[]) applyProperty(services, tx, user, change);
+        });
       },
     },
     {
@@ -86,10 +86,7 @@ export function subscriptionSettingRoutes(services: Services): ApiRoute[] {
           if (!found || !channelVisible(services, user, found)) throw badRequest(`Invalid channel name '${p.stream}'`);
           channel = found;
         } else throw badRequest("Please supply 'stream'.");
-        const tx = new Transaction();
-        setVisibility(services, tx, user, channel, p.topic, p.op === 'add' ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT);
-        await services.commit(tx);
-        return {};
+        return transact(services, (tx) => setVisibility(services, tx, user, channel, p.topic, p.op === 'add' ? VisibilityPolicy.MUTED : VisibilityPolicy.INHERIT));
       },
     },
     {
@@ -97,14 +94,11 @@ export function subscriptionSettingRoutes(services: Services): ApiRoute[] {
       path: '/user_topics',
       schema: 'update-user-topic',
       auth: 'user',
-      handler: async (request) => {
+      handler: (request) => {
         const user = me(request);
         const p = request.params;
         const channel = accessChannelById(services, user, p.stream_id);
-        const tx = new Transaction();
-        setVisibility(services, tx, user, channel, p.topic, p.visibility_policy);
-        await services.commit(tx);
-        return {};
+        return transact(services, (tx) => setVisibility(services, tx, user, channel, p.topic, p.visibility_policy));
       },
     },
   ];

@@ -80,3 +80,18 @@ export function clientFor(server: RunningServer, email: string): Api {
   if (!user) throw new Error(`no user ${email}`);
   return new Api(server.url, apiEmail(user, server.services.org.host), user.apiKey);
 }
+
+/** A client for each person of the demo organization. */
+export function demoClients(server: RunningServer) {
+  const client = (name: string) => clientFor(server, `${name}@example.com`);
+  return {
+    desdemona: client('desdemona'),
+    iago: client('iago'),
+    shiva: client('shiva'),
+    hamlet: client('hamlet'),
+    othello: client('othello'),
+    cordelia: client('cordelia'),
+    prospero: client('prospero'),
+    polonius: client('polonius'),
+  };
+}

@@ -5,7 +5,7 @@
  */
 import { test } from 'tap';
 import type { TestServer } from '../helpers/server.js';
-import { clientFor, startTestServer } from '../helpers/server.js';
+import { clientFor, demoClients, startTestServer } from '../helpers/server.js';
 import { subscriptionsKind } from '../../src/actors/subscriptions.js';
 import type { RealmSettings } from '../../src/domain/realm.js';
 import { Transaction } from '../../src/store/transaction.js';
@@ -48,14 +48,7 @@ test('channels and subscriptions over HTTP', async (t) => {
   const server = await startTestServer();
   t.teardown(() => server.destroy());
   const { org } = server.services;
-  const desdemona = clientFor(server, 'desdemona@example.com');
-  const iago = clientFor(server, 'iago@example.com');
-  const shiva = clientFor(server, 'shiva@example.com');
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-  const cordelia = clientFor(server, 'cordelia@example.com');
-  const prospero = clientFor(server, 'prospero@example.com');
-  const polonius = clientFor(server, 'polonius@example.com');
+  const { desdemona, iago, shiva, hamlet, othello, cordelia, prospero, polonius } = demoClients(server);
   const systemGroups = org.realm.systemGroups;
 
   t.test("the demo organization's channels and subscriptions are real ones", async (t) => {

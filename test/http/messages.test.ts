@@ -8,7 +8,7 @@ import { test } from 'tap';
 import { createRequire } from 'node:module';
 import type { Api, ApiResponse } from '../helpers/client.js';
 import type { TestServer } from '../helpers/server.js';
-import { clientFor, startTestServer } from '../helpers/server.js';
+import { clientFor, demoClients, startTestServer } from '../helpers/server.js';
 import { createAccount } from '../../src/api/accounts.js';
 import { writeMessage } from '../../src/api/message-write.js';
 import { VisibilityPolicy } from '../../src/actors/subscriptions.js';
@@ -72,14 +72,7 @@ test('messages over HTTP', async (t) => {
   const server = await startTestServer({}, { clock });
   t.teardown(() => server.destroy());
   const { org } = server.services;
-  const desdemona = clientFor(server, 'desdemona@example.com');
-  const iago = clientFor(server, 'iago@example.com');
-  const shiva = clientFor(server, 'shiva@example.com');
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-  const cordelia = clientFor(server, 'cordelia@example.com');
-  const prospero = clientFor(server, 'prospero@example.com');
-  const polonius = clientFor(server, 'polonius@example.com');
+  const { desdemona, iago, shiva, hamlet, othello, cordelia, prospero, polonius } = demoClients(server);
   const flagsInStore = (userId: number, messageId: number) => server.services.messages.flags(userId, messageId);
 
   async function addUsers(prefix: string, count: number) {
