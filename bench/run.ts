@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOAD_GENERATOR, runLoad } from './lib/load.js';
 import { startBareUws, type RunningProcess } from './lib/processes.js';
-import type { BaselineShape, Scenario, ScenarioResult } from './lib/scenario.js';
+import type { BaselineShape, Figure, Scenario, ScenarioResult } from './lib/scenario.js';
 import { authRead } from './scenarios/auth-read.js';
 import { dm } from './scenarios/dm.js';
 import { fanout } from './scenarios/fanout.js';
@@ -109,6 +109,18 @@ function writeSummary(): void {
       lines.push(`| ${name} | ${figure.name} | ${figure.value} ${figure.unit} | ${figure.baseline === undefined ? '' : `${figure.baseline} ${figure.unit}`} | ${figure.ratio ?? ''} | ${where} |`);
     }
   }
+  const figure = (scenario: string, name: string) => newest.get(scenario)?.result.figures.find((f) => f.name === name);
+  const goal = (text: string, found: Figure | undefined, pick: (f: Figure) => number | undefined, met: (v: number) => boolean) => {
+    const value = found ? pick(found) : undefined;
+    lines.push(`| ${text} | ${value === undefined ? 'not measured' : value} | ${value === undefined ? '' : met(value) ? 'met' : 'not met'} |`);
+  };
+  lines.push('', '## Goals', '', '| goal | measured | |', '|---|---|---|');
+  goal('GET /users/me at ≥ 0.70 of bare uWS requests/s', figure('auth-read', 'requests/s'), (f) => f.ratio, (v) => v >= 0.7);
+  goal('durable POST /messages to 100 long-polling subscribers at ≥ 0.10 of bare uWS', figure('send', 'messages/s (durable)'), (f) => f.ratio, (v) => v >= 0.1);
+  goal('10,000 parked polls answered within 1.5× the bare server (Parley / bare)', figure('fanout', 'time to answer all'), (f) => f.ratio, (v) => v <= 1.5);
+  goal('under 2 KB per parked poll: JS heap retained per queue (bytes)', figure('fanout', 'JS heap retained per queue with parked poll'), (f) => f.value, (v) => v < 2048);
+  goal('under 2 KB per parked poll: process RSS per queue (bytes)', figure('fanout', 'RSS per queue with parked poll'), (f) => f.value, (v) => v < 2048);
+  goal('start-up that does not grow with stored messages (time, 1,000,000 / 0)', figure('startup', 'ready, 1,000,000 messages'), (f) => f.ratio, (v) => v <= 1.5);
   lines.push('', '## Notes', '');
   for (const name of SCENARIOS.map((s) => s.name)) {
     const entry = newest.get(name);

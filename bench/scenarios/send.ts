@@ -87,7 +87,10 @@ export const send: Scenario = {
       { name: 'delivery p50 (PARLEY_SYNC=0)', value: nosync.p50, unit: 'ms' },
       { name: 'delivery p99 (PARLEY_SYNC=0)', value: nosync.p99, unit: 'ms' },
     ];
-    const notes = [`${CONNECTIONS} sending connections for ${DURATION_SECONDS} s; ${SUBSCRIBERS} long-polling subscribers re-poll at once`];
+    const notes = [
+      `${CONNECTIONS} sending connections for ${DURATION_SECONDS} s; ${SUBSCRIBERS} long-polling subscribers re-poll at once`,
+      'delivery is timed from the moment the load generator reads the acknowledgement; the server writes the polls\' answers in the same turn as the acknowledgement, so a negative delay means the pollers read theirs first',
+    ];
     if (sync.missing || nosync.missing) notes.push(`deliveries not seen within 10 s: ${sync.missing} (durable), ${nosync.missing} (not durable)`);
     return { scenario: 'send', description: this.description, figures, notes };
   },
