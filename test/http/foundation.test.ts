@@ -1,8 +1,11 @@
 /** Black-box tests of the foundation through HTTP: routing, envelope, parameters, authentication, users, limits, restart. */
 import { test } from 'tap';
 import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Api, login } from '../helpers/client.js';
-import { clientFor, startTestServer } from '../helpers/server.js';
+import { clientFor, freePort, startTestServer, tempDataDir } from '../helpers/server.js';
 import { EmailVisibility } from '../../src/domain/users.js';
 import { Transaction } from '../../src/store/transaction.js';
 
@@ -369,4 +372,35 @@ test('first start without the demo creates an owner and prints the credentials o
   const restarted = await server.restart();
   t.notOk(restarted.printed.some((line) => line.includes('password')), 'not printed again');
   await restarted.stop();
+});
+
+test('the real process: ready line, graceful SIGTERM, and no start on the slow fallback', async (t) => {
+  const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+  const dataDir = tempDataDir();
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const run = (env: Record<string, string>) => {
+    const child = spawn(process.execPath, [main], { env: { ...process.env, PARLEY_DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, exited, output: () => out, errors: () => err };
+  };
+
+  const port = await freePort();
+  const server = run({ PARLEY_PORT: String(port), PARLEY_DEMO: '1' });
+  while (!server.output().includes('Parley listening on')) {
+    if (server.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  t.match(server.output(), new RegExp(`^Created the demo organization.*\\nParley listening on http://127\\.0\\.0\\.1:${port}\\n$`, 's'), 'the ready line, once ready');
+  const answer = await fetch(`http://127.0.0.1:${port}/api/v1/server_settings`);
+  t.equal(answer.status, 200);
+  server.child.kill('SIGTERM');
+  t.equal(await server.exited, 0, 'SIGTERM: a clean exit');
+
+  const fallback = run({ PARLEY_PORT: String(await freePort()), UWS_USE_FALLBACK: '1' });
+  t.equal(await fallback.exited, 1, 'refuses to run on the pure-JS fallback');
+  t.match(fallback.errors(), /native binding did not load/);
 });
