@@ -47,10 +47,11 @@ export async function loadOrCreateOrganization(
     // Hash in parallel (scrypt runs on the thread pool), then create in order so ids follow the list.
     const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
     for (const [i, u] of DEMO_USERS.entries()) {
-      await createAccount(org, counters, tx, { email: u.email, fullName: u.fullName, role: u.role, passwordHash: hashes[i], nowMs });
+      createAccount(org, counters, tx, { email: u.email, fullName: u.fullName, role: u.role, passwordHash: hashes[i]!, nowMs });
     }
-    await createAccount(org, counters, tx, {
+    createAccount(org, counters, tx, {
       email: NOTIFICATION_BOT.email,
+      passwordHash: null,
       fullName: NOTIFICATION_BOT.fullName,
       role: Role.MEMBER,
       isBot: true,
@@ -66,8 +67,9 @@ export async function loadOrCreateOrganization(
   // A host name that can stand in an email address, or the reserved example domain.
   const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(org.host) ? org.host : 'example.com';
   const ownerEmail = `owner@${domain}`;
-  const owner = await createAccount(org, counters, tx, { email: ownerEmail, fullName: 'Owner', role: Role.OWNER, password, nowMs });
-  await createAccount(org, counters, tx, {
+  const owner = createAccount(org, counters, tx, { email: ownerEmail, fullName: 'Owner', role: Role.OWNER, passwordHash: await hashPassword(password), nowMs });
+  createAccount(org, counters, tx, {
+    passwordHash: null,
     email: `notification-bot@${ownerEmail.split('@')[1]}`,
     fullName: NOTIFICATION_BOT.fullName,
     role: Role.MEMBER,

@@ -9,7 +9,7 @@ import { subscribeUsers } from './api/subscription-writes.js';
 import { buildServices } from './wiring.js';
 import { pino } from 'pino';
 import { configFromEnv } from './config.js';
-import { generatePassword } from './domain/credentials.js';
+import { generatePassword, hashPassword } from './domain/credentials.js';
 import { Role } from './domain/roles.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
@@ -96,7 +96,8 @@ async function main(): Promise<void> {
     case 'create-user': {
       if (!values.email || !values.name) fail('--email and --name are required');
       const password = values.password ?? generatePassword();
-      const user = await createAccount(org, counters, tx, { email: values.email, fullName: values.name, role: roleOf(values.role), password, nowMs: Date.now() });
+      const passwordHash = await hashPassword(password);
+      const user = createAccount(org, counters, tx, { email: values.email, fullName: values.name, role: roleOf(values.role), passwordHash, nowMs: Date.now() });
       subscribeUsers(services, tx, [user], [...org.channels.all()].filter((channel) => channel.isDefault));
       print(`created user ${user.id} ${user.deliveryEmail}`);
       if (!values.password) print(`password: ${password}`);

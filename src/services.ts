@@ -10,6 +10,7 @@ import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import type { Organization } from './store/organization.js';
 import type { Transaction } from './store/transaction.js';
+import type { Synchronous } from './store/write.js';
 import type { SubscriptionBook } from './actors/subscription-book.js';
 import type { MessageStore } from './store/messages.js';
 import type { RenderedMessage } from './domain/markdown/index.js';
@@ -38,8 +39,15 @@ export interface Services {
   /** Renders Zulip Markdown with this organization's users, groups and channels. */
   render(content: string): RenderedMessage;
   /**
-   * Writes the transaction as one atomic batch (with its events in the event log) and
-   * resolves once it is durable; then its events are delivered.
+   * The one way a request changes state: runs `change` (synchronous: validate, change memory,
+   * fill the transaction), then writes it as one atomic batch with its events in the event
+   * log and resolves once it is durable; then its events are delivered. If `change` throws
+   * or the batch fails, every in-memory change is rolled back and nothing is written.
+   */
+  write<T>(change: (tx: Transaction) => Synchronous<T>): Promise<T>;
+  /**
+   * Commits a transaction built outside a request (start-up seeding, the admin CLI, bench
+   * seeding), with the same rollback on failure. Requests use `write`.
    */
   commit(tx: Transaction): Promise<void>;
 }

@@ -19,6 +19,7 @@ import { EventQueues } from './events/queues.js';
 import { EventPublisher } from './events/publisher.js';
 import { PresenceBook } from './api/presence.js';
 import { LIMITS } from './domain/versions.js';
+import { runWrite } from './store/write.js';
 
 export interface ServiceParts {
   config: Config;
@@ -90,6 +91,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     const channel = message.type === 'stream' ? org.channels.get(message.stream_id!) : undefined;
     return channel !== undefined && !channel.inviteOnly;
   });
+  const commit = (tx: Transaction) => publisher.commit(tx);
   return {
     config: parts.config,
     logger,
@@ -104,6 +106,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     presence: new PresenceBook(),
     startedAt: Math.floor(clock.now() / 1000),
     render: (content) => renderMarkdown(content, context),
-    commit: (tx: Transaction) => publisher.commit(tx),
+    write: (change) => runWrite(commit, change),
+    commit,
   };
 }

@@ -69,7 +69,7 @@ export class Seeder {
     for (let start = 0; start < count; start += 500) {
       const tx = new Transaction();
       for (let i = start; i < Math.min(count, start + 500); i++) {
-        created.push(await createAccount(this.services.org, this.services.counters, tx, {
+        created.push(createAccount(this.services.org, this.services.counters, tx, {
           email: `${prefix}${i}@bench.example.com`,
           fullName: `Bench ${prefix} ${i}`,
           role: Role.MEMBER,

@@ -88,9 +88,15 @@ export class ActorRegistry {
     return slot.snapshot as SnapshotFrom<M> | undefined;
   }
 
-  /** Sends `event` and writes the resulting persisted snapshot into `tx`. */
+  /**
+   * Sends `event` and writes the resulting persisted snapshot into `tx`. If `tx` is rolled
+   * back, the actor is respawned from the state it had before (or forgotten if it had none).
+   */
   send<M extends AnyStateMachine>(kind: ActorKind<M>, id: string, event: EventFrom<M>, tx: Transaction): SnapshotFrom<M> {
+    const existed = this.has(kind.name, id);
     const actor = this.get(kind, id);
+    const before = existed ? actor.getPersistedSnapshot() : undefined;
+    tx.onRollback(() => this.reset(kind.name, id, before));
     actor.send(event);
     const snapshot = actor.getSnapshot() as unknown as { status: string; error?: unknown };
     if (snapshot.status === 'error') throw new Error(`actor ${kind.name}/${id} failed: ${String(snapshot.error)}`);
@@ -110,9 +116,21 @@ export class ActorRegistry {
   /** Stops an actor and deletes its persisted snapshot in `tx`. */
   remove(kind: string, id: string, tx: Transaction): void {
     const slot = this.slots.get(kind)?.get(id);
+    if (slot) {
+      const before = slot.actor ? slot.actor.getPersistedSnapshot() : slot.snapshot;
+      tx.onRollback(() => this.reset(kind, id, before));
+    }
     slot?.actor?.stop();
     this.slots.get(kind)?.delete(id);
     tx.del(this.keyOf(kind, id));
+  }
+
+  /** Puts an entity back to a persisted snapshot (respawned on next use), or forgets it. */
+  private reset(kind: string, id: string, snapshot: unknown): void {
+    const slots = this.slots.get(kind)!;
+    slots.get(id)?.actor?.stop();
+    if (snapshot === undefined) slots.delete(id);
+    else slots.set(id, { snapshot });
   }
 
   stopAll(): void {

@@ -60,12 +60,16 @@ export class SubscriptionBook {
 
   subscribe(userId: number, channelId: number, color: string, tx: Transaction): void {
     this.actors.send(subscriptionsKind, String(userId), { type: 'SUBSCRIBE', channelId, color }, tx);
+    if (this.isSubscribed(userId, channelId)) return;
     this.add(channelId, userId);
+    tx.onRollback(() => this.subscribers.get(channelId)?.delete(userId));
   }
 
   unsubscribe(userId: number, channelId: number, tx: Transaction): void {
     this.actors.send(subscriptionsKind, String(userId), { type: 'UNSUBSCRIBE', channelId }, tx);
-    this.subscribers.get(channelId)?.delete(userId);
+    if (!this.isSubscribed(userId, channelId)) return;
+    this.subscribers.get(channelId)!.delete(userId);
+    tx.onRollback(() => this.add(channelId, userId));
   }
 
   setProperty(userId: number, channelId: number, property: SubscriptionProperty, value: string | boolean | null, tx: Transaction): void {

@@ -60,9 +60,8 @@ export interface NewAccount {
   email: string;
   fullName: string;
   role: Role;
-  password?: string | null;
-  /** An already computed hash, instead of `password`. */
-  passwordHash?: string;
+  /** The password's hash (hash it before the write: hashing is slow and asynchronous), or null for none. */
+  passwordHash: string | null;
   isBot?: boolean;
   botType?: number | null;
   botOwnerId?: number | null;
@@ -71,21 +70,16 @@ export interface NewAccount {
 }
 
 /** Adds a user (or bot) to `org`; the caller commits `tx`. */
-export async function createAccount(org: Organization, counters: Counters, tx: Transaction, account: NewAccount): Promise<UserRecord> {
-  if (org.users.byEmail(account.email)) throw new ApiError('BAD_REQUEST', `Email '${account.email}' already in use`);
-  // The id is taken before the (slow) hashing so that accounts created together get ids in call order.
-  const id = counters.next(org.keys.counter('user'), tx);
-  const passwordHash = account.passwordHash ?? (account.password ? await hashPassword(account.password) : null);
-  // Re-checked after the await: another request may have taken the address meanwhile.
+export function createAccount(org: Organization, counters: Counters, tx: Transaction, account: NewAccount): UserRecord {
   if (org.users.byEmail(account.email)) throw new ApiError('BAD_REQUEST', `Email '${account.email}' already in use`);
   const user = newUserRecord({
-    id,
+    id: counters.next(org.keys.counter('user'), tx),
     recipientId: counters.next(org.keys.counter('recipient'), tx),
     deliveryEmail: account.email,
     fullName: account.fullName,
     role: account.role,
     apiKey: generateApiKey(),
-    passwordHash,
+    passwordHash: account.passwordHash,
     isBot: account.isBot ?? false,
     botType: account.isBot ? (account.botType ?? 1) : null,
     botOwnerId: account.isBot ? (account.botOwnerId ?? null) : null,

@@ -90,9 +90,9 @@ export function eventRoutes(services: Services): ApiRoute[] {
       auth: 'user',
       handler: async (request) => {
         const queue = queues.get(request.params.queue_id, me(request).id);
-        const tx = new Transaction();
-        queues.remove(queue, tx);
-        await services.db.commit(tx.seal());
+        await services.write((tx) => {
+          queues.remove(queue, tx);
+        });
         return {};
       },
     },

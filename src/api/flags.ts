@@ -96,9 +96,7 @@ async function markRead(services: Services, user: UserRecord, keep: (record: Mes
     const record = services.messages.get(id);
     if (record && keep(record)) ids.push(id);
   }
-  const tx = new Transaction();
-  const result = changeFlags(services, tx, user, ids, 'add', 'read', false);
-  await services.commit(tx);
+  const result = await services.write((tx) => changeFlags(services, tx, user, ids, 'add', 'read', false));
   return result.changed;
 }
 
@@ -113,9 +111,7 @@ export function flagRoutes(services: Services): ApiRoute[] {
         const user = me(request);
         const flag = checkFlag(request.params.flag);
         const op = checkOp(request.params.op);
-        const tx = new Transaction();
-        const result = changeFlags(services, tx, user, request.params.messages, op, flag, true);
-        await services.commit(tx);
+        const result = await services.write((tx) => changeFlags(services, tx, user, request.params.messages, op, flag, true));
         return { messages: request.params.messages, ignored_because_not_subscribed_channels: result.ignoredChannels };
       },
     },
@@ -137,9 +133,7 @@ export function flagRoutes(services: Services): ApiRoute[] {
         const query = new MessageQuery(services, user, narrowTerms(services, user, p.narrow));
         const range = await query.range({ anchor: parseAnchor(p.anchor, false), numBefore, numAfter, includeAnchor: p.include_anchor });
         const ids = range.messages.map((m) => m.record.id);
-        const tx = new Transaction();
-        const result = changeFlags(services, tx, user, ids, op, flag, false);
-        await services.commit(tx);
+        const result = await services.write((tx) => changeFlags(services, tx, user, ids, op, flag, false));
         const response: Record<string, unknown> = {
           processed_count: ids.length,
           updated_count: result.changed.length,
@@ -161,12 +155,12 @@ export function flagRoutes(services: Services): ApiRoute[] {
         const user = me(request);
         const ids: number[] = [];
         for await (const id of services.messages.ids(services.org.keys.unreadPrefix(user.id), { reverse: false })) ids.push(id);
-        const tx = new Transaction();
-        changeFlags(services, tx, user, ids, 'add', 'read', false);
-        // Zulip tells clients "everything" rather than listing the ids.
-        const event = tx.events.pop();
-        if (event && typeof event.event !== 'function') tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
-        await services.commit(tx);
+        await services.write((tx) => {
+          changeFlags(services, tx, user, ids, 'add', 'read', false);
+          // Zulip tells clients "everything" rather than listing the ids.
+          const event = tx.events.pop();
+          if (event && typeof event.event !== 'function') tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
+        });
         return { complete: true };
       },
     },

@@ -45,21 +45,21 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
   const current = messages.get(messageId);
   if (!current) throw badRequest('Message already deleted');
   const audience = messageAudience(services, current);
-  const tx = new Transaction();
-  messages.unindex(current, key, tx);
-  for (const userId of current.userIds) messages.dropFlags(userId, current.id, tx);
-  messages.delete(current, tx);
-  if (key !== undefined) {
-    const topic = messages.topic(current.channelId!, key);
-    if (topic) messages.saveTopic(current.channelId!, key, newest === undefined ? undefined : { ...topic, maxId: newest }, tx);
-  }
-  const event: Record<string, unknown> = { type: 'delete_message', message_ids: [current.id], message_id: current.id, message_type: current.type };
-  if (current.type === 'stream') {
-    event.stream_id = current.channelId;
-    event.topic = current.topic;
-  }
-  tx.emit(event, audience);
-  await services.commit(tx);
+  await services.write((tx) => {
+    messages.unindex(current, key, tx);
+    for (const userId of current.userIds) messages.dropFlags(userId, current.id, tx);
+    messages.delete(current, tx);
+    if (key !== undefined) {
+      const topic = messages.topic(current.channelId!, key);
+      if (topic) messages.saveTopic(current.channelId!, key, newest === undefined ? undefined : { ...topic, maxId: newest }, tx);
+    }
+    const event: Record<string, unknown> = { type: 'delete_message', message_ids: [current.id], message_id: current.id, message_type: current.type };
+    if (current.type === 'stream') {
+      event.stream_id = current.channelId;
+      event.topic = current.topic;
+    }
+    tx.emit(event, audience);
+  });
 }
 
 export function deleteRoutes(services: Services): ApiRoute[] {

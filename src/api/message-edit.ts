@@ -134,127 +134,127 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   // Everything below is synchronous: no other request can change these records meanwhile.
   const current = services.messages.get(record.id)!;
   const now = unixSeconds(services.clock);
-  const tx = new Transaction();
-  const rendered = content !== undefined ? services.render(content) : undefined;
-  const oldChannelId = current.channelId;
-  const oldTopic = current.topic;
-  const targetChannel = newChannel ?? channel;
-  const targetTopic = newTopic ?? oldTopic;
-  const audience = new Set(messageAudience(services, current));
+  await services.write((tx) => {
+    const rendered = content !== undefined ? services.render(content) : undefined;
+    const oldChannelId = current.channelId;
+    const oldTopic = current.topic;
+    const targetChannel = newChannel ?? channel;
+    const targetTopic = newTopic ?? oldTopic;
+    const audience = new Set(messageAudience(services, current));
 
-  for (const original of moved) {
-    const message = original.id === current.id ? current : (messages.get(original.id) ?? original);
-    const entry: EditRecord = { userId: user.id, timestamp: now };
-    let updated: MessageRecord = message;
-    if (message.id === current.id && content !== undefined && rendered) {
-      entry.prevContent = message.content;
-      entry.prevRenderedContent = message.renderedContent;
-      updated = { ...updated, content, renderedContent: rendered.html };
-      const mentioned = new Set(rendered.mentionedUserIds);
-      for (const userId of message.userIds) {
-        const flags = messages.flags(userId, message.id);
-        if (flags === undefined) continue;
-        let next = flags & ~(Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned);
-        if (mentioned.has(userId)) next |= Flag.mentioned;
-        if (rendered.streamWildcard) next |= Flag.stream_wildcard_mentioned;
-        if (rendered.topicWildcard) next |= Flag.topic_wildcard_mentioned;
-        if ((next & MENTION_BITS) !== (flags & MENTION_BITS)) messages.setFlags(userId, message.id, flags, next, tx);
-      }
-    }
-    if (moving && message.type === 'stream') {
-      if (newTopic !== undefined) {
-        entry.prevTopic = message.topic;
-        entry.topic = newTopic;
-      }
-      if (newChannel) {
-        entry.prevStream = message.channelId;
-        entry.stream = newChannel.id;
-      }
-      messages.unindex(message, topicKey(message.topic!), tx);
-      updated = { ...updated, topic: targetTopic, channelId: targetChannel!.id, recipientId: targetChannel!.recipientId };
-      if (newChannel) {
-        // Subscribers of the new channel get the message, already read.
-        const userIds = new Set(updated.userIds);
-        for (const userId of services.subscriptions.subscribersOf(newChannel.id)) {
-          if (userIds.has(userId)) continue;
-          userIds.add(userId);
-          messages.setFlags(userId, message.id, undefined, Flag.read, tx);
+    for (const original of moved) {
+      const message = original.id === current.id ? current : (messages.get(original.id) ?? original);
+      const entry: EditRecord = { userId: user.id, timestamp: now };
+      let updated: MessageRecord = message;
+      if (message.id === current.id && content !== undefined && rendered) {
+        entry.prevContent = message.content;
+        entry.prevRenderedContent = message.renderedContent;
+        updated = { ...updated, content, renderedContent: rendered.html };
+        const mentioned = new Set(rendered.mentionedUserIds);
+        for (const userId of message.userIds) {
+          const flags = messages.flags(userId, message.id);
+          if (flags === undefined) continue;
+          let next = flags & ~(Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned);
+          if (mentioned.has(userId)) next |= Flag.mentioned;
+          if (rendered.streamWildcard) next |= Flag.stream_wildcard_mentioned;
+          if (rendered.topicWildcard) next |= Flag.topic_wildcard_mentioned;
+          if ((next & MENTION_BITS) !== (flags & MENTION_BITS)) messages.setFlags(userId, message.id, flags, next, tx);
         }
-        updated = { ...updated, userIds: [...userIds] };
       }
-      messages.index(updated, topicKey(targetTopic!), tx);
-    }
-    updated = { ...updated, editHistory: [entry, ...message.editHistory] };
-    messages.save(updated, tx);
-  }
-
-  if (moving && current.type === 'stream') {
-    moveTopicBookkeeping(services, tx, oldChannelId!, oldTopic!, targetChannel!.id, targetTopic!, moved.map((m) => m.id), remainingNewest);
-    if (newChannel) {
-      for (const id of services.subscriptions.subscribersOf(newChannel.id)) audience.add(id);
-      if (newChannel.firstMessageId === null || newChannel.firstMessageId > current.id) org.channels.save({ ...newChannel, firstMessageId: Math.min(...moved.map((m) => m.id)) }, tx);
-    }
-  }
-
-  const event: Record<string, unknown> = {
-    type: 'update_message',
-    user_id: user.id,
-    edit_timestamp: now,
-    message_id: current.id,
-    message_ids: moved.map((m) => m.id).sort((a, b) => a - b),
-    rendering_only: false,
-  };
-  if (current.type === 'stream') {
-    event.stream_name = channel?.name;
-    event.stream_id = oldChannelId;
-  }
-  if (content !== undefined && rendered) {
-    Object.assign(event, {
-      orig_content: current.content,
-      orig_rendered_content: current.renderedContent,
-      content,
-      rendered_content: rendered.html,
-      is_me_message: content.startsWith('/me '),
-    });
-  }
-  if (moving) {
-    event.propagate_mode = request.propagateMode;
-    event.orig_subject = oldTopic;
-    if (newChannel) event.new_stream_id = newChannel.id;
-    if (newTopic !== undefined) {
-      event.subject = newTopic;
-      event.topic_links = [];
-    }
-  }
-  const flags = new Map<number, number>();
-  for (const userId of audience) flags.set(userId, messages.flags(userId, current.id) ?? Flag.read);
-  tx.emit(event, [...audience], { flags });
-
-  if (moving && current.type === 'stream') {
-    const where = { channel: targetChannel!, topic: targetTopic! };
-    // Notices are read for the person who caused them, as Zulip marks them.
-    if (resolution && !newChannel) {
-      notify(services, tx, where, `${silentMention(user)} has marked this topic as ${resolution}.`, user);
-    } else {
-      const from = topicLink(org.channels.get(oldChannelId!)!, oldTopic!);
-      const to = topicLink(targetChannel!, targetTopic!);
-      const count = moved.length;
-      if (request.notifyNewThread) {
-        const link = messageUrl(org.url, targetChannel!, targetTopic!, current.id);
-        const text = movedAll && !targetHadMessages
-          ? `This topic was moved here from ${from} by ${silentMention(user)}.`
-          : count === 1 ? `[A message](${link}) was moved here from ${from} by ${silentMention(user)}.` : `${count} messages were moved here from ${from} by ${silentMention(user)}.`;
-        notify(services, tx, where, text, user);
+      if (moving && message.type === 'stream') {
+        if (newTopic !== undefined) {
+          entry.prevTopic = message.topic;
+          entry.topic = newTopic;
+        }
+        if (newChannel) {
+          entry.prevStream = message.channelId;
+          entry.stream = newChannel.id;
+        }
+        messages.unindex(message, topicKey(message.topic!), tx);
+        updated = { ...updated, topic: targetTopic, channelId: targetChannel!.id, recipientId: targetChannel!.recipientId };
+        if (newChannel) {
+          // Subscribers of the new channel get the message, already read.
+          const userIds = new Set(updated.userIds);
+          for (const userId of services.subscriptions.subscribersOf(newChannel.id)) {
+            if (userIds.has(userId)) continue;
+            userIds.add(userId);
+            messages.setFlags(userId, message.id, undefined, Flag.read, tx);
+          }
+          updated = { ...updated, userIds: [...userIds] };
+        }
+        messages.index(updated, topicKey(targetTopic!), tx);
       }
-      if (request.notifyOldThread) {
-        const text = movedAll
-          ? `This topic was moved to ${to} by ${silentMention(user)}.`
-          : count === 1 ? `A message was moved from this topic to ${to} by ${silentMention(user)}.` : `${count} messages were moved from this topic to ${to} by ${silentMention(user)}.`;
-        notify(services, tx, { channel: org.channels.get(oldChannelId!)!, topic: oldTopic! }, text, user);
+      updated = { ...updated, editHistory: [entry, ...message.editHistory] };
+      messages.save(updated, tx);
+    }
+
+    if (moving && current.type === 'stream') {
+      moveTopicBookkeeping(services, tx, oldChannelId!, oldTopic!, targetChannel!.id, targetTopic!, moved.map((m) => m.id), remainingNewest);
+      if (newChannel) {
+        for (const id of services.subscriptions.subscribersOf(newChannel.id)) audience.add(id);
+        if (newChannel.firstMessageId === null || newChannel.firstMessageId > current.id) org.channels.save({ ...newChannel, firstMessageId: Math.min(...moved.map((m) => m.id)) }, tx);
       }
     }
-  }
-  await services.commit(tx);
+
+    const event: Record<string, unknown> = {
+      type: 'update_message',
+      user_id: user.id,
+      edit_timestamp: now,
+      message_id: current.id,
+      message_ids: moved.map((m) => m.id).sort((a, b) => a - b),
+      rendering_only: false,
+    };
+    if (current.type === 'stream') {
+      event.stream_name = channel?.name;
+      event.stream_id = oldChannelId;
+    }
+    if (content !== undefined && rendered) {
+      Object.assign(event, {
+        orig_content: current.content,
+        orig_rendered_content: current.renderedContent,
+        content,
+        rendered_content: rendered.html,
+        is_me_message: content.startsWith('/me '),
+      });
+    }
+    if (moving) {
+      event.propagate_mode = request.propagateMode;
+      event.orig_subject = oldTopic;
+      if (newChannel) event.new_stream_id = newChannel.id;
+      if (newTopic !== undefined) {
+        event.subject = newTopic;
+        event.topic_links = [];
+      }
+    }
+    const flags = new Map<number, number>();
+    for (const userId of audience) flags.set(userId, messages.flags(userId, current.id) ?? Flag.read);
+    tx.emit(event, [...audience], { flags });
+
+    if (moving && current.type === 'stream') {
+      const where = { channel: targetChannel!, topic: targetTopic! };
+      // Notices are read for the person who caused them, as Zulip marks them.
+      if (resolution && !newChannel) {
+        notify(services, tx, where, `${silentMention(user)} has marked this topic as ${resolution}.`, user);
+      } else {
+        const from = topicLink(org.channels.get(oldChannelId!)!, oldTopic!);
+        const to = topicLink(targetChannel!, targetTopic!);
+        const count = moved.length;
+        if (request.notifyNewThread) {
+          const link = messageUrl(org.url, targetChannel!, targetTopic!, current.id);
+          const text = movedAll && !targetHadMessages
+            ? `This topic was moved here from ${from} by ${silentMention(user)}.`
+            : count === 1 ? `[A message](${link}) was moved here from ${from} by ${silentMention(user)}.` : `${count} messages were moved here from ${from} by ${silentMention(user)}.`;
+          notify(services, tx, where, text, user);
+        }
+        if (request.notifyOldThread) {
+          const text = movedAll
+            ? `This topic was moved to ${to} by ${silentMention(user)}.`
+            : count === 1 ? `A message was moved from this topic to ${to} by ${silentMention(user)}.` : `${count} messages were moved from this topic to ${to} by ${silentMention(user)}.`;
+          notify(services, tx, { channel: org.channels.get(oldChannelId!)!, topic: oldTopic! }, text, user);
+        }
+      }
+    }
+  });
   return { detached_uploads: [] };
 }
 

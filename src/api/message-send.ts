@@ -138,8 +138,7 @@ export async function sendMessage(services: Services, sender: UserRecord, client
     const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
     destination = { type: 'private', participants };
   }
-  const tx = new Transaction();
-  const written = writeMessage(services, tx, {
+  const written = await services.write((tx) => writeMessage(services, tx, {
     sender,
     client,
     readBySender: request.readBySender ?? defaultReadBySender(client),
@@ -148,8 +147,7 @@ export async function sendMessage(services: Services, sender: UserRecord, client
     destination,
     queueId: request.queueId,
     localId: request.localId,
-  });
-  await services.commit(tx);
+  }));
   const response: Record<string, unknown> = { id: written.record.id };
   if (written.automaticNewVisibilityPolicy !== undefined) response.automatic_new_visibility_policy = written.automaticNewVisibilityPolicy;
   return response;

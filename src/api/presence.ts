@@ -88,16 +88,16 @@ export function presenceRoutes(services: Services, book: PresenceBook): ApiRoute
         const now = services.clock.now() / 1000;
         const seconds = Math.floor(now);
         if (book.report(user.id, p.status === 'active', seconds)) {
-          const tx = new Transaction();
-          const recipients = [...services.org.users.all()].filter((u) => u.isActive && !u.isBot).map((u) => u.id);
-          tx.emit({
-            type: 'presence',
-            user_id: user.id,
-            email: apiEmail(user, services.org.host),
-            server_timestamp: now,
-            presence: { website: { ...legacyEntry(book.get(user.id)!, user), pushable: false } },
-          }, recipients);
-          await services.commit(tx);
+          await services.write((tx) => {
+            const recipients = [...services.org.users.all()].filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+            tx.emit({
+              type: 'presence',
+              user_id: user.id,
+              email: apiEmail(user, services.org.host),
+              server_timestamp: now,
+              presence: { website: { ...legacyEntry(book.get(user.id)!, user), pushable: false } },
+            }, recipients);
+          });
         }
         if (p.ping_only) return {};
         const slim = p.slim_presence || p.last_update_id !== undefined;

@@ -42,9 +42,9 @@ export function reportRoutes(services: Services): ApiRoute[] {
           realmUrl: org.url,
         });
         const topic = normalizeTopic(reportTopic(reported), { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-        const tx = new Transaction();
-        notify(services, tx, { channel, topic }, content, reporter);
-        await services.commit(tx);
+        await services.write((tx) => {
+          notify(services, tx, { channel, topic }, content, reporter);
+        });
         return {};
       },
     },

@@ -9,7 +9,7 @@ import type { UserRecord } from '../domain/users.js';
 import { codePointLength } from '../domain/topics.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
+import type { Transaction } from '../store/transaction.js';
 import { channelReadable } from './channel-access.js';
 import { me, type ApiRoute } from './route.js';
 import { activeSubscriptions } from './subscription-format.js';
@@ -42,11 +42,10 @@ export interface SubscribeOptions {
   authorizationErrorsFatal: boolean;
 }
 
-/** Subscribe (creating missing channels); shared by POST and the legacy PATCH. */
-export async function subscribe(services: Services, actor: UserRecord, requests: SubscriptionRequest[], principals: (string | number)[] | undefined, options: SubscribeOptions) {
+/** Subscribes in `tx` (creating missing channels); shared by POST and the legacy PATCH. */
+function subscribe(services: Services, tx: Transaction, actor: UserRecord, requests: SubscriptionRequest[], principals: (string | number)[] | undefined, options: SubscribeOptions) {
   if (isGuest(actor.role)) throw badRequest('Not allowed for guest users');
   const { org } = services;
-  const tx = new Transaction();
   const channels: ChannelRecord[] = [];
   const created = new Set<number>();
   const unauthorized: string[] = [];
@@ -90,13 +89,13 @@ export async function subscribe(services: Services, actor: UserRecord, requests:
     if (!allowed && channels.some((channel) => !created.has(channel.id))) throw badRequest('Insufficient permission');
   }
   const result = subscribeUsers(services, tx, users, channels, colors);
-  await services.commit(tx);
   const response: Record<string, unknown> = { subscribed: result.subscribed, already_subscribed: result.alreadySubscribed };
   if (!options.authorizationErrorsFatal) response.unauthorized = unauthorized;
   return response;
 }
 
-export async function unsubscribe(services: Services, actor: UserRecord, names: string[], principals: (string | number)[] | undefined) {
+/** Unsubscribes in `tx`; shared by DELETE and the legacy PATCH. */
+function unsubscribe(services: Services, tx: Transaction, actor: UserRecord, names: string[], principals: (string | number)[] | undefined) {
   const { org } = services;
   const missing = names.filter((name) => !org.channels.byName(name.trim()));
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
@@ -105,9 +104,7 @@ export async function unsubscribe(services: Services, actor: UserRecord, names: 
   if (users.some((user) => user.id !== actor.id && user.botOwnerId !== actor.id) && !isAdmin(actor.role)) {
     throw badRequest('Insufficient permission');
   }
-  const tx = new Transaction();
   const result = unsubscribeUsers(services, tx, users, channels);
-  await services.commit(tx);
   return { removed: result.removed, not_removed: result.notRemoved };
 }
 
@@ -137,28 +134,31 @@ export function subscriptionRoutes(services: Services): ApiRoute[] {
       path: '/users/me/subscriptions',
       schema: 'subscribe',
       auth: 'user',
-      handler: (request) => subscribe(services, me(request), request.params.subscriptions, request.params.principals, subscribeOptions(request.params)),
+      handler: (request) => services.write((tx) => subscribe(services, tx, me(request), request.params.subscriptions, request.params.principals, subscribeOptions(request.params))),
     },
     {
       method: 'DELETE',
       path: '/users/me/subscriptions',
       schema: 'unsubscribe',
       auth: 'user',
-      handler: (request) => unsubscribe(services, me(request), request.params.subscriptions, request.params.principals),
+      handler: (request) => services.write((tx) => unsubscribe(services, tx, me(request), request.params.subscriptions, request.params.principals)),
     },
     {
       method: 'PATCH',
       path: '/users/me/subscriptions',
       schema: 'update-subscriptions',
       auth: 'user',
-      handler: async (request) => {
+      handler: (request) => {
         const { add, delete: remove, principals } = request.params as { add?: SubscriptionRequest[]; delete?: string[]; principals?: (string | number)[] };
         if (!add?.length && !remove?.length) throw new ApiError('BAD_REQUEST', 'Nothing to do. Specify at least one of "add" or "delete".');
         const user = me(request);
-        const response: Record<string, unknown> = {};
-        if (add?.length) Object.assign(response, await subscribe(services, user, add, principals, { ...subscribeOptions(request.params), isDefault: false }));
-        if (remove?.length) Object.assign(response, await unsubscribe(services, user, remove, principals));
-        return response;
+        // One write: a refused removal also undoes the additions.
+        return services.write((tx) => {
+          const response: Record<string, unknown> = {};
+          if (add?.length) Object.assign(response, subscribe(services, tx, user, add, principals, { ...subscribeOptions(request.params), isDefault: false }));
+          if (remove?.length) Object.assign(response, unsubscribe(services, tx, user, remove, principals));
+          return response;
+        });
       },
     },
   ];

@@ -12,16 +12,16 @@ import { Transaction } from '../store/transaction.js';
 export async function restoreQueues(services: Services): Promise<void> {
   const restored = await services.queues.restore();
   if (restored.length === 0) return;
-  const tx = new Transaction();
-  const users = [...new Set(restored.map((queue) => queue.userId))];
-  tx.emit({
-    type: 'restart',
-    zulip_version: ZULIP_VERSION,
-    zulip_merge_base: ZULIP_MERGE_BASE,
-    zulip_feature_level: ZULIP_FEATURE_LEVEL,
-    server_generation: services.startedAt,
-  }, users);
-  await services.commit(tx);
+  await services.write((tx) => {
+    const users = [...new Set(restored.map((queue) => queue.userId))];
+    tx.emit({
+      type: 'restart',
+      zulip_version: ZULIP_VERSION,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      server_generation: services.startedAt,
+    }, users);
+  });
   services.logger.info({ queues: restored.length }, 'event queues restored');
 }
 

@@ -19,7 +19,28 @@ export class EventPublisher {
     private readonly isPublicChannelMessage: (event: Record<string, unknown>) => boolean,
   ) {}
 
+  /**
+   * Logs the transaction's events and writes its batch. If anything fails before the batch is
+   * durable, the transaction is rolled back (the store does it for a failed write) and the
+   * error is passed on: nothing of it stays in memory, nothing is delivered.
+   */
   async commit(tx: Transaction): Promise<void> {
+    let logged: LoggedEvent[];
+    let ops;
+    try {
+      logged = this.logEvents(tx);
+      ops = tx.seal();
+    } catch (error) {
+      tx.rollback();
+      throw error;
+    }
+    await this.db.commit(ops, () => tx.rollback());
+    for (const after of tx.afterCommit) after();
+    if (logged.length > 0) this.queues.deliver(logged);
+  }
+
+  /** Gives each event that someone listens to an id and writes it to the log in `tx`. */
+  private logEvents(tx: Transaction): LoggedEvent[] {
     const logged: LoggedEvent[] = [];
     for (const pending of tx.events) {
       const userIds = pending.userIds.filter((id) => this.queues.hasQueues(id));
@@ -34,8 +55,6 @@ export class EventPublisher {
       tx.put(this.keys.event(entry.id), entry);
       logged.push(entry);
     }
-    await this.db.commit(tx.seal());
-    for (const after of tx.afterCommit) after();
-    if (logged.length > 0) this.queues.deliver(logged);
+    return logged;
   }
 }

@@ -29,9 +29,18 @@ export class ChannelDirectory {
 
   save(channel: ChannelRecord, tx: Transaction): void {
     const previous = this.byId.get(channel.id);
-    if (previous) this.idByName.delete(previous.name.toLowerCase());
+    tx.onRollback(() => {
+      this.unindex(channel);
+      if (previous) this.index(previous);
+    });
+    if (previous) this.unindex(previous);
     this.index(channel);
     tx.put(this.keys.channel(channel.id), channel);
+  }
+
+  private unindex(channel: ChannelRecord): void {
+    this.byId.delete(channel.id);
+    if (this.idByName.get(channel.name.toLowerCase()) === channel.id) this.idByName.delete(channel.name.toLowerCase());
   }
 
   private index(channel: ChannelRecord): void {

@@ -20,6 +20,7 @@ export class ConversationDirectory {
     if (id === undefined) {
       id = counters.next(this.keys.counter('recipient'), tx);
       this.recipients.set(conversation, id);
+      tx.onRollback(() => this.recipients.delete(conversation));
       tx.put(this.keys.conversationRecipient(conversation), id);
     }
     return id;

@@ -21,7 +21,8 @@ type QueuedOp = ({ type: 'put'; key: string; value: Buffer } | { type: 'del'; ke
   source: unknown;
 };
 
-type Waiter = { resolve: () => void; reject: (error: unknown) => void };
+/** A committed batch's caller: told when it is durable, or rolled back and told why not. */
+type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined };
 const DELETED = Symbol('deleted');
 
 export class Database {
@@ -109,9 +110,17 @@ export class Database {
   /**
    * Queues a batch; resolves once it is written (and synced when configured). Batches queued
    * in the same turn, or while a write is in flight, go to disk together.
+   *
+   * `rollback` undoes the in-memory changes made for this batch. If a LevelDB write fails,
+   * every batch not yet durable (the failed group and all queued after it, which may have
+   * been built on it) is rolled back, newest first, and rejected: memory returns to exactly
+   * what is on disk.
    */
-  commit(ops: readonly BatchOp[]): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('database is closed'));
+  commit(ops: readonly BatchOp[], rollback?: () => void): Promise<void> {
+    if (this.closed) {
+      rollback?.();
+      return Promise.reject(new Error('database is closed'));
+    }
     for (const op of ops) {
       if (op.type === 'put') {
         this.overlay.set(op.key, op.value);
@@ -122,7 +131,7 @@ export class Database {
       }
     }
     return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
+      this.waiters.push({ resolve, reject, rollback });
       this.schedule();
     });
   }
@@ -156,7 +165,13 @@ export class Database {
       for (const op of ops) if (this.overlay.get(op.key) === op.source) this.overlay.delete(op.key);
       for (const waiter of waiters) waiter.resolve();
     } catch (error) {
-      for (const waiter of waiters) waiter.reject(error);
+      const failed = [...waiters, ...this.waiters];
+      this.waiters = [];
+      this.queued = [];
+      // Nothing that was not written is readable any more: the overlay holds only unwritten ops.
+      this.overlay.clear();
+      for (let i = failed.length - 1; i >= 0; i--) failed[i]!.rollback?.();
+      for (const waiter of failed) waiter.reject(error);
     } finally {
       this.flushing = false;
       if (this.queued.length > 0) this.schedule();

@@ -29,9 +29,19 @@ export class GroupDirectory implements GroupLookup {
 
   save(group: GroupRecord, tx: Transaction): void {
     const previous = this.byId.get(group.id);
-    if (previous) this.byName.delete(previous.name.toLowerCase());
+    tx.onRollback(() => {
+      this.unindex(group);
+      if (previous) this.index(previous);
+    });
+    if (previous) this.unindex(previous);
     this.index(group);
     tx.put(this.keys.group(group.id), group);
+  }
+
+  private unindex(group: GroupRecord): void {
+    this.byId.delete(group.id);
+    if (this.byName.get(group.name.toLowerCase()) === group.id) this.byName.delete(group.name.toLowerCase());
+    this.version++;
   }
 
   private index(group: GroupRecord): void {

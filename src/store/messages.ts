@@ -59,6 +59,8 @@ export class MessageStore {
   save(record: MessageRecord, tx: Transaction): void {
     tx.put(this.keys.message(record.id), record);
     this.remember(record);
+    // The store still holds the previous version (or none): read it again from there.
+    tx.onRollback(() => this.cache.delete(record.id));
   }
 
   delete(record: MessageRecord, tx: Transaction): void {
@@ -138,7 +140,10 @@ export class MessageStore {
     if (before === after) return;
     if (before === undefined) {
       const known = this.newestByUser.get(userId);
-      if (known !== undefined && messageId > known) this.newestByUser.set(userId, messageId);
+      if (known !== undefined && messageId > known) {
+        this.newestByUser.set(userId, messageId);
+        tx.onRollback(() => this.newestByUser.delete(userId));
+      }
     }
     tx.put(keys.userMessage(userId, messageId), after);
     const was = before ?? Flag.read;
@@ -164,6 +169,7 @@ export class MessageStore {
     const { keys } = this;
     // The newest may be gone: learn it again from the store next time.
     if (this.newestByUser.get(userId) === messageId) this.newestByUser.delete(userId);
+    tx.onRollback(() => this.newestByUser.delete(userId));
     tx.del(keys.userMessage(userId, messageId));
     tx.del(keys.unread(userId, messageId));
     tx.del(keys.starred(userId, messageId));

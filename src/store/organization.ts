@@ -42,6 +42,8 @@ export class Organization {
   }
 
   saveRealm(realm: RealmRecord, tx: Transaction): void {
+    const previous = this.realm;
+    tx.onRollback(() => (this.realm = previous));
     this.realm = realm;
     tx.put(this.keys.realm, realm);
   }

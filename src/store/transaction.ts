@@ -2,6 +2,11 @@
  * The writes of one request, applied as one atomic batch, and the events they produce. The
  * function that changes state also names its events and their users here, so that events
  * reach the log in the same batch as the change (see events/).
+ *
+ * In-memory state (directories, actors, indexes, caches) changes while the transaction is
+ * built, so every such change registers its undo here: if the request is refused before it
+ * commits, or its batch is refused or fails, `rollback()` restores memory to what the store
+ * holds. Counters are the exception: an id handed out stays handed out (ids may skip, never repeat).
  */
 import type { BatchOp } from './database.js';
 
@@ -23,12 +28,40 @@ export class Transaction {
   readonly afterCommit: (() => void)[] = [];
   /** Values read only when the batch is sealed (counters: the newest value wins, whatever the commit order). */
   private readonly lateValues = new Map<string, () => unknown>();
+  /** Undo steps of in-memory changes, oldest first; run newest first on rollback. */
+  private readonly undos: (() => void)[] = [];
+  private state: 'open' | 'sealed' | 'rolled back' = 'open';
+
+  /** Registers how to undo an in-memory change made for this transaction. */
+  onRollback(undo: () => void): void {
+    this.assertOpen();
+    this.undos.push(undo);
+  }
+
+  /** Restores memory to what it was before this transaction (newest change first); idempotent. */
+  rollback(): void {
+    if (this.state === 'rolled back') return;
+    this.state = 'rolled back';
+    for (let i = this.undos.length - 1; i >= 0; i--) this.undos[i]!();
+    this.undos.length = 0;
+  }
+
+  get rolledBack(): boolean {
+    return this.state === 'rolled back';
+  }
+
+  private assertOpen(): void {
+    // A change after sealing would reach memory but not the batch already on its way to disk.
+    if (this.state !== 'open') throw new Error(`transaction is ${this.state}`);
+  }
 
   put(key: string, value: unknown): void {
+    this.assertOpen();
     this.ops.push({ type: 'put', key, value });
   }
 
   del(key: string): void {
+    this.assertOpen();
     this.ops.push({ type: 'del', key });
   }
 
@@ -44,6 +77,8 @@ export class Transaction {
 
   /** The batch to write: the ops in order, then the late values. */
   seal(): BatchOp[] {
+    this.assertOpen();
+    this.state = 'sealed';
     for (const [key, read] of this.lateValues) this.ops.push({ type: 'put', key, value: read() });
     this.lateValues.clear();
     return this.ops;

@@ -41,12 +41,20 @@ export class UserDirectory {
   /** Replaces (or adds) a user; the record is written in `tx`. Records are replaced, never mutated. */
   save(user: UserRecord, tx: Transaction): void {
     const previous = this.byId.get(user.id);
-    if (previous) {
-      this.idByEmail.delete(previous.deliveryEmail.toLowerCase());
-      this.idByEmail.delete(apiEmail(previous, this.host).toLowerCase());
-    }
+    tx.onRollback(() => {
+      this.unindex(user);
+      if (previous) this.index(previous);
+    });
+    if (previous) this.unindex(previous);
     this.index(user);
     tx.put(this.keys.user(user.id), user);
+  }
+
+  private unindex(user: UserRecord): void {
+    this.byId.delete(user.id);
+    this.idByEmail.delete(user.deliveryEmail.toLowerCase());
+    this.idByEmail.delete(apiEmail(user, this.host).toLowerCase());
+    this.version++;
   }
 
   private index(user: UserRecord): void {

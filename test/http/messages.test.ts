@@ -79,7 +79,7 @@ test('messages over HTTP', async (t) => {
     const tx = new Transaction();
     const created = [];
     for (let i = 0; i < count; i++) {
-      created.push(await createAccount(org, server.services.counters, tx, {
+      created.push(createAccount(org, server.services.counters, tx, {
         email: `${prefix}${i}@example.com`, fullName: `${prefix} ${i}`, role: Role.MEMBER, passwordHash: 'x', nowMs: now,
       }));
     }
