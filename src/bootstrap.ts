@@ -4,11 +4,11 @@
  * Later starts load the organization that is there.
  */
 import type { Config } from './config.js';
-import { createAccount, createOrganization } from './api/accounts.js';
+import { createAccount, createOrganization } from './actions/accounts.js';
 import { generatePassword, hashPassword } from './domain/credentials.js';
 import { Role } from './domain/roles.js';
 import { DEMO_CHANNELS, DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
-import { createChannel, subscribeUsers } from './api/subscription-writes.js';
+import { createChannel, subscribeUsers } from './actions/subscriptions.js';
 import type { Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';

@@ -3,9 +3,9 @@
  * of PARLEY_DATA_DIR. The server must be stopped: LevelDB allows one process at a time.
  */
 import { parseArgs } from 'node:util';
-import { changeRole, createAccount, regenerateApiKey, setPassword } from './api/accounts.js';
+import { changeRole, createAccount, regenerateApiKey, setPassword } from './actions/accounts.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
-import { subscribeUsers } from './api/subscription-writes.js';
+import { subscribeUsers } from './actions/subscriptions.js';
 import { buildServices } from './wiring.js';
 import { pino } from 'pino';
 import { configFromEnv } from './config.js';

@@ -15,7 +15,7 @@ import type { SubscriptionBook } from './actors/subscription-book.js';
 import type { MessageStore } from './store/messages.js';
 import type { RenderedMessage } from './domain/markdown/index.js';
 import type { EventQueues } from './events/queues.js';
-import type { PresenceBook } from './api/presence.js';
+import type { PresenceBook } from './store/presence-book.js';
 
 export interface Clock {
   /** Unix milliseconds. */

@@ -17,7 +17,7 @@ import type { Organization } from './store/organization.js';
 import type { Transaction } from './store/transaction.js';
 import { EventQueues } from './events/queues.js';
 import { EventPublisher } from './events/publisher.js';
-import { PresenceBook } from './api/presence.js';
+import { PresenceBook } from './store/presence-book.js';
 import { LIMITS } from './domain/versions.js';
 import { runWrite } from './store/write.js';
 

@@ -5,9 +5,9 @@ import { isAdmin, isGuest } from '../domain/roles.js';
 import { displayTopic, topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
 import type { TopicRecord } from '../store/messages.js';
-import { accessChannelById, channelHistoryReadable, channelVisible, seeChannelById } from './channel-access.js';
+import { accessChannelById, channelHistoryReadable, channelVisible, seeChannelById } from '../queries/channel-access.js';
 import { me, type ApiRoute } from './route.js';
-import { byName, channelObject } from './subscription-format.js';
+import { byName, channelObject } from '../queries/subscription-format.js';
 
 export function channelRoutes(services: Services): ApiRoute[] {
   const { org } = services;

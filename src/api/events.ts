@@ -6,7 +6,7 @@ import type { QueueCapabilities } from '../events/event-queue.js';
 import { checkEventNarrow } from '../events/queue-filter.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { initialState } from './register-state.js';
+import { initialState } from '../queries/register-state.js';
 import { me, type ApiRoute } from './route.js';
 
 function capabilities(raw: Record<string, unknown>): QueueCapabilities {

@@ -11,9 +11,9 @@ import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { accessChannelById } from './channel-access.js';
+import { accessChannelById } from '../queries/channel-access.js';
 import { accessMessage, narrowTerms } from './message-fetch.js';
-import { MessageQuery, parseAnchor } from './message-query.js';
+import { MessageQuery, parseAnchor } from '../queries/message-query.js';
 import { me, type ApiRoute } from './route.js';
 
 export function checkFlag(flag: string): FlagName {

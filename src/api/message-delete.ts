@@ -8,7 +8,7 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { messageAudience } from './message-audience.js';
+import { messageAudience } from '../queries/message-audience.js';
 import { requireMessage } from './message-fetch.js';
 import { me, type ApiRoute } from './route.js';
 

@@ -17,11 +17,11 @@ import { channelSlug, encodeHashComponent } from '../domain/channels.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { accessChannelById } from './channel-access.js';
-import { messageAudience } from './message-audience.js';
+import { accessChannelById } from '../queries/channel-access.js';
+import { messageAudience } from '../queries/message-audience.js';
 import { requireMessage } from './message-fetch.js';
 import { checkMaySendToChannel, topicParameter } from './message-send.js';
-import { notify, silentMention, topicLink } from './notifications.js';
+import { notify, silentMention, topicLink } from '../actions/notifications.js';
 import { me, type ApiRoute } from './route.js';
 
 /** Zulip allows edits a little past the limit, for the time it takes to type them. */

@@ -6,9 +6,9 @@ import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { isGuest } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
-import { channelHistoryReadable, channelReadable } from './channel-access.js';
-import { formatMessage, type MessageFormat } from './message-format.js';
-import { checkRange, MessageQuery, parseAnchor } from './message-query.js';
+import { channelHistoryReadable, channelReadable } from '../queries/channel-access.js';
+import { formatMessage, type MessageFormat } from '../queries/message-format.js';
+import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.js';
 import { me, type ApiRoute } from './route.js';
 
 /** Resolves a narrow parameter for `viewer`, applying `with` (which re-targets the conversation of a message). */

@@ -9,7 +9,7 @@ import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { writeMessage, type Destination } from './message-write.js';
+import { writeMessage, type Destination } from '../actions/message-send.js';
 import { me, type ApiRoute } from './route.js';
 
 /** Channels with more subscribers (topics with more participants) restrict wildcard mentions. */

@@ -7,7 +7,7 @@ import { apiEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { transact } from './transact.js';
-import { messageAudience } from './message-audience.js';
+import { messageAudience } from '../queries/message-audience.js';
 import { requireMessage } from './message-fetch.js';
 import { me, type ApiRoute } from './route.js';
 

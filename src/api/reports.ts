@@ -7,7 +7,7 @@ import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
 import { requireMessage } from './message-fetch.js';
-import { notify } from './notifications.js';
+import { notify } from '../actions/notifications.js';
 import { me, type ApiRoute } from './route.js';
 
 export function reportRoutes(services: Services): ApiRoute[] {

@@ -36,7 +36,7 @@ export function allRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
     ...flagRoutes(services),
     ...reportRoutes(services),
     ...eventRoutes(services),
-    ...presenceRoutes(services, services.presence),
+    ...presenceRoutes(services),
     ...typingRoutes(services),
     ...subscriptionSettingRoutes(services),
     ...userAdminRoutes(services),

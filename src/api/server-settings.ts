@@ -1,21 +1,8 @@
 /** `GET /server_settings`: what a client reads before it logs in. */
-import { gravatarHash } from '../domain/avatar.js';
-import { realmSetting } from '../domain/realm.js';
+import { realmIconUrl, realmSetting, renderedRealmDescription } from '../domain/realm.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import type { ApiRoute } from './route.js';
-
-/** The default organization icon: a Gravatar identicon of the organization's short name. */
-export function realmIconUrl(stringId: string): string {
-  return `https://secure.gravatar.com/avatar/${gravatarHash(stringId)}?d=identicon`;
-}
-
-/** The organization description as HTML, with Zulip's text when there is none. */
-export function renderedRealmDescription(description: string): string {
-  const text = description.trim() || 'The coolest place in the universe.';
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<p>${escaped}</p>`;
-}
 
 export function serverSettingsRoutes(services: Services): ApiRoute[] {
   return [

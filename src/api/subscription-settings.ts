@@ -13,8 +13,8 @@ import type { ChannelRecord } from '../domain/channel-record.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { transact } from './transact.js';
-import { accessChannelById, channelVisible } from './channel-access.js';
-import { setTopicPolicy } from './message-write.js';
+import { accessChannelById, channelVisible } from '../queries/channel-access.js';
+import { setTopicPolicy } from '../actions/message-send.js';
 import { me, type ApiRoute } from './route.js';
 
 interface PropertyChange {

@@ -10,10 +10,10 @@ import { codePointLength } from '../domain/topics.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { channelReadable } from './channel-access.js';
+import { channelReadable } from '../queries/channel-access.js';
 import { me, type ApiRoute } from './route.js';
-import { activeSubscriptions } from './subscription-format.js';
-import { createChannel, subscribeUsers, unsubscribeUsers } from './subscription-writes.js';
+import { activeSubscriptions } from '../queries/subscription-format.js';
+import { createChannel, subscribeUsers, unsubscribeUsers } from '../actions/subscriptions.js';
 
 interface SubscriptionRequest {
   name: string;

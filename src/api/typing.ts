@@ -6,7 +6,7 @@ import { apiEmail } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { accessChannelById } from './channel-access.js';
+import { accessChannelById } from '../queries/channel-access.js';
 import { me, type ApiRoute } from './route.js';
 
 /** Channels larger than this get no typing notifications (Zulip's limit). */

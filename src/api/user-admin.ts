@@ -6,9 +6,9 @@ import { canSeeEmail, formatUser, isValidEmail, type UserRecord } from '../domai
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { changeRole, createAccount } from './accounts.js';
+import { changeRole, createAccount } from '../actions/accounts.js';
 import { me, type ApiRoute } from './route.js';
-import { subscribeUsers } from './subscription-writes.js';
+import { subscribeUsers } from '../actions/subscriptions.js';
 
 function everyone(services: Services): number[] {
   return [...services.org.users.all()].filter((u) => u.isActive && !u.isSystemBot).map((u) => u.id);

@@ -1,6 +1,7 @@
 /** The organization (realm) record and the defaults of its settings. */
 import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
+import { gravatarHash } from './avatar.js';
 
 export interface RealmRecord {
   id: number;
@@ -95,4 +96,16 @@ export function realmGroupSetting(realm: RealmRecord, key: string): GroupSetting
   const systemGroup = REALM_GROUP_SETTING_DEFAULTS[key];
   if (!systemGroup) throw new Error(`unknown realm group setting ${key}`);
   return realm.systemGroups[systemGroup];
+}
+
+/** The default organization icon: a Gravatar identicon of the organization's short name. */
+export function realmIconUrl(stringId: string): string {
+  return `https://secure.gravatar.com/avatar/${gravatarHash(stringId)}?d=identicon`;
+}
+
+/** The organization description as HTML, with Zulip's text when there is none. */
+export function renderedRealmDescription(description: string): string {
+  const text = description.trim() || 'The coolest place in the universe.';
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<p>${escaped}</p>`;
 }

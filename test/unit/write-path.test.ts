@@ -75,3 +75,13 @@ test('database: a failed write rolls back every batch not yet durable, newest fi
   await db.commit([{ type: 'put', key: 'k!b', value: 'written' }]);
   t.equal(db.get('k!b'), 'written', 'the store writes again after a failure');
 });
+
+test('views never build or commit a transaction themselves: every request writes through services.write', async (t) => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { fileURLToPath } = await import('node:url');
+  const dir = fileURLToPath(new URL('../../../src/api/', import.meta.url));
+  const offenders = readdirSync(dir)
+    .filter((name) => name.endsWith('.ts'))
+    .filter((name) => /new Transaction\(|\.commit\(/.test(readFileSync(dir + name, 'utf8')));
+  t.same(offenders, []);
+});

@@ -15,7 +15,7 @@ import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import { serverKeys } from '../store/keys.js';
 import type { Transaction } from '../store/transaction.js';
-import { formatMessage, type MessageFormat } from './message-format.js';
+import { formatMessage, type MessageFormat } from '../queries/message-format.js';
 
 export type Destination =
   | { type: 'stream'; channel: ChannelRecord; topic: string }

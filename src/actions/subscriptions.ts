@@ -8,8 +8,8 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { channelReadable, channelVisible, usersWhoSeeChannel } from './channel-access.js';
-import { channelObject, subscriptionObject } from './subscription-format.js';
+import { channelReadable, channelVisible, usersWhoSeeChannel } from '../queries/channel-access.js';
+import { channelObject, subscriptionObject } from '../queries/subscription-format.js';
 
 export interface NewChannel {
   name: string;

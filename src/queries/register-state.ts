@@ -159,7 +159,7 @@ export async function initialState(services: Services, request: StateRequest): P
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
   }
   if (want('presence')) {
-    state.presences = presences(services, services.presence, request.slimPresence, Math.floor(now / 1000));
+    state.presences = presences(services, request.slimPresence, Math.floor(now / 1000));
     state.presence_last_update_id = services.presence.newestUpdateId;
     state.server_timestamp = now / 1000;
   }

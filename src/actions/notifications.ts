@@ -4,7 +4,7 @@ import { badRequest } from '../domain/errors.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { writeMessage, type WrittenMessage } from './message-write.js';
+import { writeMessage, type WrittenMessage } from './message-send.js';
 
 export const silentMention = (user: { id: number; fullName: string }) => `@_**${user.fullName}|${user.id}**`;
 

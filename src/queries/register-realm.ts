@@ -1,8 +1,7 @@
 /** The `realm` block of `POST /register`: the organization's settings and the server's limits, as Zulip 11 reports them. */
-import { realmGroupSetting, realmSetting, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import { realmIconUrl } from './server-settings.js';
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },

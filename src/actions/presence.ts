@@ -1,0 +1,20 @@
+/** A presence report: recorded in memory, and a `presence` event to everyone when the user comes online. */
+import { apiEmail, type UserRecord } from '../domain/users.js';
+import type { Services } from '../services.js';
+import { legacyEntry } from '../queries/presence.js';
+
+/** `now` in (fractional) Unix seconds, as Zulip's `server_timestamp`. */
+export function reportPresence(services: Services, user: UserRecord, active: boolean, now: number): Promise<void> {
+  return services.write((tx) => {
+    const book = services.presence;
+    if (!book.report(user.id, active, Math.floor(now), tx)) return;
+    const recipients = [...services.org.users.all()].filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+    tx.emit({
+      type: 'presence',
+      user_id: user.id,
+      email: apiEmail(user, services.org.host),
+      server_timestamp: now,
+      presence: { website: { ...legacyEntry(book.get(user.id)!, user), pushable: false } },
+    }, recipients);
+  });
+}

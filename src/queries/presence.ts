@@ -1,0 +1,30 @@
+/** Presence as the API shows it: Zulip's legacy per-client dict and the slim form, keyed by email or id. */
+import { apiEmail, type UserRecord } from '../domain/users.js';
+import type { Services } from '../services.js';
+import { ONLINE_AGAIN_SECONDS, type Presence } from '../store/presence-book.js';
+
+const HISTORY_DAYS = 14;
+
+/** Zulip's legacy presence dict: active if the last activity is recent enough, else idle since the last connection. */
+export function legacyEntry(presence: Presence, user: UserRecord) {
+  const lastActive = presence.lastActive ?? Math.floor(user.dateJoined / 1000);
+  const active = lastActive + ONLINE_AGAIN_SECONDS >= presence.lastConnected;
+  return { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? lastActive : presence.lastConnected };
+}
+
+/** The `presences` object, keyed by email (legacy) or by user id (slim). */
+export function presences(services: Services, slim: boolean, now: number, sinceUpdateId = -1): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [userId, presence] of services.presence.entries()) {
+    const user = services.org.users.get(userId);
+    if (!user || !user.isActive || user.isBot) continue;
+    if (now - presence.lastConnected > HISTORY_DAYS * 86400 || presence.updateId <= sinceUpdateId) continue;
+    if (slim) {
+      result[userId] = { active_timestamp: presence.lastActive ?? Math.floor(user.dateJoined / 1000), idle_timestamp: presence.lastConnected };
+    } else {
+      const entry = legacyEntry(presence, user);
+      result[apiEmail(user, services.org.host)] = { aggregated: entry, website: { ...entry, pushable: false } };
+    }
+  }
+  return result;
+}
