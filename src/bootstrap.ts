@@ -12,14 +12,8 @@ import { createChannel, subscribeUsers } from './actions/subscriptions.js';
 import type { Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
-import { prefixRange, serverKeys } from './store/keys.js';
 import { Organization } from './store/organization.js';
 import { Transaction } from './store/transaction.js';
-
-export async function firstRealmId(db: Database): Promise<number | undefined> {
-  for await (const [, entry] of db.scan<{ id: number }>(prefixRange(serverKeys.realmIndexPrefix), { limit: 1 })) return entry.id;
-  return undefined;
-}
 
 export interface Bootstrapped {
   org: Organization;
@@ -35,7 +29,7 @@ export async function loadOrCreateOrganization(
   nowMs: number,
   print: (line: string) => void,
 ): Promise<Bootstrapped> {
-  const existing = await firstRealmId(db);
+  const existing = await Organization.firstId(db);
   if (existing !== undefined) {
     const org = await Organization.load(db, existing, config.externalUrl);
     if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);

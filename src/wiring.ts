@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { ActorRegistry } from './actors/registry.js';
+import { ActorSnapshots } from './store/actor-snapshots.js';
 import { SubscriptionBook } from './actors/subscription-book.js';
 import { subscriptionsKind } from './actors/subscriptions.js';
 import type { Config } from './config.js';
@@ -69,9 +70,7 @@ export function markdownContext(org: Organization): MarkdownContext {
 export async function buildServices(parts: ServiceParts): Promise<Services> {
   const { db, org, logger } = parts;
   const actors = new ActorRegistry(
-    db,
-    (kind, id) => org.keys.actor(kind, id),
-    (kind) => org.keys.actorPrefix(kind),
+    new ActorSnapshots(db, org.id),
     (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
   );
   actors.register(subscriptionsKind);
@@ -79,7 +78,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const subscriptions = new SubscriptionBook(actors);
   subscriptions.rebuildIndex();
   const context = markdownContext(org);
-  const messages = new MessageStore(db, org.keys);
+  const messages = new MessageStore(db, org.id);
   const clock = parts.clock;
   const queues = new EventQueues(db, org.keys, parts.counters, {
     heartbeatMs: parts.config.heartbeatSeconds * 1000,

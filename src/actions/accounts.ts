@@ -12,7 +12,6 @@ import { generateApiKey, hashPassword } from '../domain/credentials.js';
 import { newUserRecord, type UserRecord } from '../domain/users.js';
 import { ApiError } from '../domain/errors.js';
 import { Organization } from '../store/organization.js';
-import { serverKeys } from '../store/keys.js';
 import { Transaction } from '../store/transaction.js';
 
 /** Builds a new organization with its system groups; the caller commits `tx`. */
@@ -21,7 +20,7 @@ export function createOrganization(
   tx: Transaction,
   options: { name: string; url: string; nowMs: number; settings?: Partial<RealmRecord['settings']> },
 ): Organization {
-  const realmId = counters.next(serverKeys.counter('realm'), tx);
+  const realmId = counters.nextServerId('realm', tx);
   const realm: RealmRecord = {
     id: realmId,
     stringId: '',
@@ -34,7 +33,7 @@ export function createOrganization(
   };
   const org = new Organization(realm, options.url);
   const ids = new Map<string, number>();
-  for (const definition of SYSTEM_GROUPS) ids.set(definition.name, counters.next(org.keys.counter('group'), tx));
+  for (const definition of SYSTEM_GROUPS) ids.set(definition.name, counters.nextRealmId(org.id, 'group', tx));
   for (const definition of SYSTEM_GROUPS) {
     const group: GroupRecord = {
       id: ids.get(definition.name)!,
@@ -51,7 +50,7 @@ export function createOrganization(
     realm.systemGroups[definition.name] = group.id;
     org.groups.save(group, tx);
   }
-  tx.put(serverKeys.realmIndex(realmId), { id: realmId });
+  Organization.index(realmId, tx);
   org.saveRealm(realm, tx);
   return org;
 }
@@ -73,8 +72,8 @@ export interface NewAccount {
 export function createAccount(org: Organization, counters: Counters, tx: Transaction, account: NewAccount): UserRecord {
   if (org.users.byEmail(account.email)) throw new ApiError('BAD_REQUEST', `Email '${account.email}' already in use`);
   const user = newUserRecord({
-    id: counters.next(org.keys.counter('user'), tx),
-    recipientId: counters.next(org.keys.counter('recipient'), tx),
+    id: counters.nextRealmId(org.id, 'user', tx),
+    recipientId: counters.nextRealmId(org.id, 'recipient', tx),
     deliveryEmail: account.email,
     fullName: account.fullName,
     role: account.role,

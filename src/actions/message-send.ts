@@ -13,7 +13,6 @@ import { EmailVisibility, type UserRecord } from '../domain/users.js';
 import type { MessageEventInternals } from '../events/variants.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
-import { serverKeys } from '../store/keys.js';
 import type { Transaction } from '../store/transaction.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
 
@@ -92,7 +91,7 @@ export interface WrittenMessage {
 
 export function writeMessage(services: Services, tx: Transaction, out: OutgoingMessage): WrittenMessage {
   const { org, messages } = services;
-  const id = services.counters.next(serverKeys.counter('message'), tx);
+  const id = services.counters.nextServerId('message', tx);
   const now = unixSeconds(services.clock);
   const { sender, destination, rendered } = out;
 

@@ -23,7 +23,7 @@ export interface NewChannel {
 export function createChannel(services: Services, tx: Transaction, spec: NewChannel): ChannelRecord {
   const { org, counters } = services;
   const channel: ChannelRecord = {
-    id: counters.next(org.keys.counter('channel'), tx),
+    id: counters.nextRealmId(org.id, 'channel', tx),
     name: spec.name,
     description: spec.description,
     renderedDescription: spec.description ? services.render(spec.description).html : '',
@@ -35,7 +35,7 @@ export function createChannel(services: Services, tx: Transaction, spec: NewChan
     isArchived: false,
     dateCreated: unixSeconds(services.clock),
     creatorId: spec.creatorId,
-    recipientId: counters.next(org.keys.counter('recipient'), tx),
+    recipientId: counters.nextRealmId(org.id, 'recipient', tx),
     firstMessageId: null,
     messageRetentionDays: null,
     topicsPolicy: 'inherit',

@@ -7,7 +7,7 @@
  * kills an actor (STACK-NOTES #12), so the registry refuses to persist a dead one.
  */
 import { createActor, type Actor, type AnyStateMachine, type EventFrom, type InputFrom, type SnapshotFrom } from 'xstate';
-import type { Database } from '../store/database.js';
+import type { ActorSnapshots } from '../store/actor-snapshots.js';
 import type { Transaction } from '../store/transaction.js';
 
 export interface ActorKind<M extends AnyStateMachine> {
@@ -28,9 +28,7 @@ export class ActorRegistry {
   private readonly kinds = new Map<string, ActorKind<AnyStateMachine>>();
 
   constructor(
-    private readonly db: Database,
-    private readonly keyOf: (kind: string, id: string) => string,
-    private readonly prefixOf: (kind: string) => string,
+    private readonly snapshots: ActorSnapshots,
     private readonly onError: (kind: string, id: string, error: unknown) => void = () => {},
   ) {}
 
@@ -42,11 +40,8 @@ export class ActorRegistry {
   /** Loads every persisted snapshot of the registered kinds; actors are spawned on first use. */
   async restore(): Promise<void> {
     for (const name of this.kinds.keys()) {
-      const prefix = this.prefixOf(name);
       const slots = this.slots.get(name)!;
-      for await (const [key, snapshot] of this.db.scan<unknown>({ gte: prefix, lt: prefix + '\xff' })) {
-        slots.set(key.slice(prefix.length), { snapshot });
-      }
+      for await (const [id, snapshot] of this.snapshots.all(name)) slots.set(id, { snapshot });
     }
   }
 
@@ -100,7 +95,7 @@ export class ActorRegistry {
     actor.send(event);
     const snapshot = actor.getSnapshot() as unknown as { status: string; error?: unknown };
     if (snapshot.status === 'error') throw new Error(`actor ${kind.name}/${id} failed: ${String(snapshot.error)}`);
-    tx.put(this.keyOf(kind.name, id), actor.getPersistedSnapshot());
+    this.snapshots.save(kind.name, id, actor.getPersistedSnapshot(), tx);
     return snapshot as unknown as SnapshotFrom<M>;
   }
 
@@ -122,7 +117,7 @@ export class ActorRegistry {
     }
     slot?.actor?.stop();
     this.slots.get(kind)?.delete(id);
-    tx.del(this.keyOf(kind, id));
+    this.snapshots.delete(kind, id, tx);
   }
 
   /** Puts an entity back to a persisted snapshot (respawned on next use), or forgets it. */

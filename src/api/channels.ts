@@ -2,9 +2,9 @@
 import { badRequest } from '../domain/errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { isAdmin, isGuest } from '../domain/roles.js';
-import { displayTopic, topicKey } from '../domain/topics.js';
+import { displayTopic } from '../domain/topics.js';
 import type { Services } from '../services.js';
-import type { TopicRecord } from '../store/messages.js';
+import { receivedTopics } from '../queries/topics.js';
 import { accessChannelById, channelHistoryReadable, channelVisible, seeChannelById } from '../queries/channel-access.js';
 import { me, type ApiRoute } from './route.js';
 import { byName, channelObject } from '../queries/subscription-format.js';
@@ -80,19 +80,3 @@ export function channelRoutes(services: Services): ApiRoute[] {
   ];
 }
 
-/**
- * The topics of a channel whose history the user may not read (protected history): only those
- * of messages the user received, each with the newest of them, as Zulip lists them.
- */
-async function receivedTopics(services: Services, userId: number, channelId: number): Promise<TopicRecord[]> {
-  const found: TopicRecord[] = [];
-  for (const topic of await services.messages.topics(channelId)) {
-    const prefix = services.org.keys.topicMessagePrefix(channelId, topicKey(topic.name));
-    for await (const id of services.messages.ids(prefix, { reverse: true })) {
-      if (services.messages.flags(userId, id) === undefined) continue;
-      found.push({ ...topic, maxId: id });
-      break;
-    }
-  }
-  return found;
-}

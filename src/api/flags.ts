@@ -12,7 +12,8 @@ import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
 import { accessChannelById } from '../queries/channel-access.js';
-import { accessMessage, narrowTerms } from './message-fetch.js';
+import { accessMessage } from '../queries/message-access.js';
+import { narrowTerms } from '../queries/narrow-terms.js';
 import { MessageQuery, parseAnchor } from '../queries/message-query.js';
 import { me, type ApiRoute } from './route.js';
 
@@ -92,7 +93,7 @@ export function changeFlags(services: Services, tx: Transaction, user: UserRecor
 /** Marks read every unread message of the user that `keep` accepts. */
 async function markRead(services: Services, user: UserRecord, keep: (record: MessageRecord) => boolean): Promise<number[]> {
   const ids: number[] = [];
-  for await (const id of services.messages.ids(services.org.keys.unreadPrefix(user.id), { reverse: false })) {
+  for await (const id of services.messages.ids({ of: 'unread', userId: user.id }, { reverse: false })) {
     const record = services.messages.get(id);
     if (record && keep(record)) ids.push(id);
   }
@@ -154,7 +155,7 @@ export function flagRoutes(services: Services): ApiRoute[] {
       handler: async (request) => {
         const user = me(request);
         const ids: number[] = [];
-        for await (const id of services.messages.ids(services.org.keys.unreadPrefix(user.id), { reverse: false })) ids.push(id);
+        for await (const id of services.messages.ids({ of: 'unread', userId: user.id }, { reverse: false })) ids.push(id);
         await services.write((tx) => {
           changeFlags(services, tx, user, ids, 'add', 'read', false);
           // Zulip tells clients "everything" rather than listing the ids.

@@ -9,7 +9,8 @@ import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import { Transaction } from '../store/transaction.js';
 import { messageAudience } from '../queries/message-audience.js';
-import { requireMessage } from './message-fetch.js';
+import { newestInTopic } from '../queries/topics.js';
+import { requireMessage } from '../queries/message-access.js';
 import { me, type ApiRoute } from './route.js';
 
 function checkMayDelete(services: Services, user: UserRecord, record: MessageRecord): void {
@@ -33,15 +34,7 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
   checkMayDelete(services, user, record);
   const key = record.type === 'stream' ? topicKey(record.topic!) : undefined;
   // Found before the batch: the topic's newest message once this one is gone.
-  let newest: number | undefined;
-  if (key !== undefined) {
-    for await (const id of messages.ids(org.keys.topicMessagePrefix(record.channelId!, key), { reverse: true })) {
-      if (id !== record.id) {
-        newest = id;
-        break;
-      }
-    }
-  }
+  const newest = key === undefined ? undefined : await newestInTopic(services, record.channelId!, record.topic!, new Set([record.id]));
   const current = messages.get(messageId);
   if (!current) throw badRequest('Message already deleted');
   const audience = messageAudience(services, current);

@@ -19,7 +19,8 @@ import { unixSeconds } from '../services.js';
 import { Transaction } from '../store/transaction.js';
 import { accessChannelById } from '../queries/channel-access.js';
 import { messageAudience } from '../queries/message-audience.js';
-import { requireMessage } from './message-fetch.js';
+import { newestInTopic, topicMessages } from '../queries/topics.js';
+import { requireMessage } from '../queries/message-access.js';
 import { checkMaySendToChannel, topicParameter } from './message-send.js';
 import { notify, silentMention, topicLink } from '../actions/notifications.js';
 import { me, type ApiRoute } from './route.js';
@@ -50,14 +51,8 @@ function withinLimit(services: Services, sentAt: number, limit: number | null): 
 /** The messages a move takes along: this one, those after it in its topic, or the whole topic. */
 async function messagesToMove(services: Services, record: MessageRecord, mode: PropagateMode): Promise<MessageRecord[]> {
   if (mode === 'change_one' || record.type !== 'stream') return [record];
-  const prefix = services.org.keys.topicMessagePrefix(record.channelId!, topicKey(record.topic!));
-  const found: MessageRecord[] = [];
-  const from = mode === 'change_later' ? record.id : undefined;
-  for await (const id of services.messages.ids(prefix, { reverse: false, from, inclusive: true })) {
-    const message = id === record.id ? record : services.messages.get(id);
-    if (message) found.push(message);
-  }
-  return found;
+  const found = await topicMessages(services, record.channelId!, record.topic!, mode === 'change_later' ? record.id : undefined);
+  return found.map((message) => (message.id === record.id ? record : message));
 }
 
 export async function editMessage(services: Services, user: UserRecord, messageId: number, request: EditRequest) {
@@ -125,11 +120,11 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   const moving = newTopic !== undefined || newChannel !== undefined;
   const moved = moving ? await messagesToMove(services, record, request.propagateMode) : [record];
   const movedIds = new Set(moved.map((m) => m.id));
-  const remainingNewest = moving && record.type === 'stream' ? await newestRemaining(services, record, movedIds) : undefined;
+  const remainingNewest = moving && record.type === 'stream' ? await newestInTopic(services, record.channelId!, record.topic!, movedIds) : undefined;
   // What the notices say depends on whether the whole topic moved, and whether it joined messages already there.
   const movedAll = request.propagateMode === 'change_all' || remainingNewest === undefined;
   const targetHadMessages = moving && record.type === 'stream'
-    ? await topicHasOthers(services, (newChannel ?? channel)!.id, newTopic ?? record.topic!, movedIds)
+    ? (await newestInTopic(services, (newChannel ?? channel)!.id, newTopic ?? record.topic!, movedIds)) !== undefined
     : false;
   // Everything below is synchronous: no other request can change these records meanwhile.
   const current = services.messages.get(record.id)!;
@@ -288,20 +283,6 @@ function moveTopicBookkeeping(
 /** Zulip's stream_message_url: a link to a message in its (new) conversation. */
 function messageUrl(realmUrl: string, channel: ChannelRecord, topic: string, messageId: number): string {
   return `${realmUrl}/#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
-}
-
-/** Whether a topic holds messages other than those being moved into it. */
-async function topicHasOthers(services: Services, channelId: number, topic: string, moving: ReadonlySet<number>): Promise<boolean> {
-  const prefix = services.org.keys.topicMessagePrefix(channelId, topicKey(topic));
-  for await (const id of services.messages.ids(prefix, { reverse: true })) if (!moving.has(id)) return true;
-  return false;
-}
-
-/** The newest message of the record's topic that is not being moved away. */
-async function newestRemaining(services: Services, record: MessageRecord, moving: ReadonlySet<number>): Promise<number | undefined> {
-  const prefix = services.org.keys.topicMessagePrefix(record.channelId!, topicKey(record.topic!));
-  for await (const id of services.messages.ids(prefix, { reverse: true })) if (!moving.has(id)) return id;
-  return undefined;
 }
 
 export function editRoutes(services: Services): ApiRoute[] {

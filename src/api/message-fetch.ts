@@ -9,51 +9,9 @@ import type { Services } from '../services.js';
 import { channelHistoryReadable, channelReadable } from '../queries/channel-access.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
 import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.js';
+import { accessMessage, requireMessage } from '../queries/message-access.js';
+import { narrowTerms } from '../queries/narrow-terms.js';
 import { me, type ApiRoute } from './route.js';
-
-/** Resolves a narrow parameter for `viewer`, applying `with` (which re-targets the conversation of a message). */
-export function narrowTerms(services: Services, viewer: UserRecord, narrow: unknown): Term[] {
-  const { org } = services;
-  const terms = resolveNarrow(parseNarrow(narrow), {
-    viewerId: viewer.id,
-    channelByName: (name) => org.channels.byName(name),
-    channelById: (id) => org.channels.get(id),
-    userByEmail: (email) => org.users.byEmail(email),
-    userById: (id) => org.users.get(id),
-  }, EMPTY_TOPIC_DISPLAY_NAME);
-  const withTerm = terms.find((t) => t.kind === 'with');
-  if (!withTerm) return terms;
-  const record = services.messages.get(withTerm.id);
-  const rest = terms.filter((t) => !['with', 'channel', 'topic', 'dm'].includes(t.kind));
-  if (record && accessMessage(services, viewer, record) !== undefined) {
-    const conversation: Term[] = record.type === 'stream'
-      ? [{ kind: 'channel', channelId: record.channelId!, negated: false }, { kind: 'topic', topic: record.topic!, negated: false }]
-      : [{ kind: 'dm', key: record.dmUserIds!.join(','), negated: false }];
-    return [...conversation, ...rest];
-  }
-  const definesConversation = terms.some((t) => t.kind === 'dm') || (terms.some((t) => t.kind === 'channel') && terms.some((t) => t.kind === 'topic'));
-  if (definesConversation) return terms.filter((t) => t.kind !== 'with');
-  throw badRequest("Invalid narrow operator: Invalid 'with' operator");
-}
-
-/** The user's flags for a message they may see, or undefined (Zulip's access_message). */
-export function accessMessage(services: Services, viewer: UserRecord, record: MessageRecord): number | undefined {
-  const flags = services.messages.flags(viewer.id, record.id);
-  if (record.type === 'private') return flags;
-  const channel = services.org.channels.get(record.channelId!);
-  if (!channel) return undefined;
-  if (flags !== undefined) return channelReadable(services, viewer, channel) ? flags : undefined;
-  if (!channel.inviteOnly && !isGuest(viewer.role)) return HISTORICAL_FLAGS;
-  return channelHistoryReadable(services, viewer, channel) ? HISTORICAL_FLAGS : undefined;
-}
-
-/** A message the user may see, with their flags; otherwise `Invalid message(s)`. */
-export function requireMessage(services: Services, viewer: UserRecord, messageId: number): { record: MessageRecord; flags: number } {
-  const record = services.messages.get(messageId);
-  const flags = record ? accessMessage(services, viewer, record) : undefined;
-  if (!record || flags === undefined) throw badRequest('Invalid message(s)');
-  return { record, flags };
-}
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

@@ -5,7 +5,7 @@ import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
 import { displayTopic } from '../domain/topics.js';
 import type { MessageRecord } from '../domain/messages.js';
 import type { Services } from '../services.js';
-import { requireMessage } from './message-fetch.js';
+import { requireMessage } from '../queries/message-access.js';
 import { me, type ApiRoute } from './route.js';
 
 /**

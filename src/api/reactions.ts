@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { transact } from './transact.js';
 import { messageAudience } from '../queries/message-audience.js';
-import { requireMessage } from './message-fetch.js';
+import { requireMessage } from '../queries/message-access.js';
 import { me, type ApiRoute } from './route.js';
 
 type ReactionType = ReactionRecord['reactionType'];

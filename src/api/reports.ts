@@ -6,7 +6,7 @@ import { normalizeTopic } from '../domain/topics.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { requireMessage } from './message-fetch.js';
+import { requireMessage } from '../queries/message-access.js';
 import { notify } from '../actions/notifications.js';
 import { me, type ApiRoute } from './route.js';
 

@@ -12,6 +12,7 @@ import { isGuest } from '../domain/roles.js';
 import { RESOLVED_TOPIC_PREFIX, topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
+import type { MessageRange } from '../store/messages.js';
 import type { Services } from '../services.js';
 import { channelHistoryReadable, channelReadable } from './channel-access.js';
 
@@ -47,8 +48,8 @@ export function parseAnchor(value: string | undefined, useFirstUnread: boolean):
 }
 
 interface Plan {
-  /** The key prefix of the range to walk; undefined: nothing can match. */
-  prefix: string | undefined;
+  /** The index range to walk; undefined: nothing can match. */
+  range: MessageRange | undefined;
   /** Messages the user never received may be shown (with historical flags). */
   history: boolean;
   /** The range holds one of the user's own rows (flags exist for every id in it). */
@@ -74,7 +75,6 @@ export class MessageQuery {
   }
 
   private choosePlan(): Plan {
-    const { keys } = this.services.org;
     const userId = this.viewer.id;
     const channel = this.positive('channel');
     const topic = this.positive('topic');
@@ -88,15 +88,15 @@ export class MessageQuery {
     const is = (what: string) => this.terms.find((t) => t.kind === 'is' && t.what === what && !t.negated);
     const dm = this.positive('dm');
     const sender = this.positive('sender');
-    if (channel && topic) return { prefix: keys.topicMessagePrefix(channel.channelId, topicKey(topic.topic)), history, ownRange: false };
-    if (channel) return { prefix: keys.channelMessagePrefix(channel.channelId), history, ownRange: false };
-    if (dm) return { prefix: dm.key === undefined ? undefined : keys.conversationMessagePrefix(dm.key), history: false, ownRange: false };
-    if (is('unread')) return { prefix: keys.unreadPrefix(userId), history: false, ownRange: true };
-    if (is('starred')) return { prefix: keys.starredPrefix(userId), history: false, ownRange: true };
-    if (is('mentioned')) return { prefix: keys.mentionPrefix(userId), history: false, ownRange: true };
-    if (channels && history) return { prefix: `${keys.prefix}msg!`, history, ownRange: false };
-    if (sender) return { prefix: keys.sentMessagePrefix(sender.userId), history: false, ownRange: false };
-    return { prefix: keys.userMessagePrefix(userId), history: false, ownRange: true };
+    if (channel && topic) return { range: { of: 'topic', channelId: channel.channelId, topicKey: topicKey(topic.topic) }, history, ownRange: false };
+    if (channel) return { range: { of: 'channel', channelId: channel.channelId }, history, ownRange: false };
+    if (dm) return { range: dm.key === undefined ? undefined : { of: 'conversation', conversation: dm.key }, history: false, ownRange: false };
+    if (is('unread')) return { range: { of: 'unread', userId }, history: false, ownRange: true };
+    if (is('starred')) return { range: { of: 'starred', userId }, history: false, ownRange: true };
+    if (is('mentioned')) return { range: { of: 'mentioned', userId }, history: false, ownRange: true };
+    if (channels && history) return { range: { of: 'all' }, history, ownRange: false };
+    if (sender) return { range: { of: 'sender', userId: sender.userId }, history: false, ownRange: false };
+    return { range: { of: 'user', userId }, history: false, ownRange: true };
   }
 
   /** The message with the user's flags if the user may see it and it matches every term. */
@@ -201,8 +201,8 @@ export class MessageQuery {
       if (found) yield found;
       return;
     }
-    if (this.plan.prefix === undefined) return;
-    for await (const id of this.services.messages.ids(this.plan.prefix, { reverse, from, inclusive, expected })) {
+    if (this.plan.range === undefined) return;
+    for await (const id of this.services.messages.ids(this.plan.range, { reverse, from, inclusive, expected })) {
       const found = this.candidate(id);
       if (found) yield found;
     }
@@ -211,8 +211,7 @@ export class MessageQuery {
   /** The oldest unread message in the narrow, outside muted channels and topics (unless a DM narrow), or undefined. */
   async firstUnread(): Promise<number | undefined> {
     const dmNarrow = this.terms.some((t) => !t.negated && (t.kind === 'dm' || (t.kind === 'is' && t.what === 'dm')));
-    const { keys } = this.services.org;
-    for await (const id of this.services.messages.ids(keys.unreadPrefix(this.viewer.id), { reverse: false })) {
+    for await (const id of this.services.messages.ids({ of: 'unread', userId: this.viewer.id }, { reverse: false })) {
       const found = this.candidate(id);
       if (found && (dmNarrow || !this.muted(found.record))) return id;
     }

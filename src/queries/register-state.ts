@@ -136,11 +136,11 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
   if (want('realm_user')) Object.assign(state, realmUserState(services, request));
   if (want('subscription')) Object.assign(state, subscriptionState(services, request));
-  if (want('message')) state.max_message_id = (await services.messages.newest(services.org.keys.userMessagePrefix(user.id))) ?? -1;
+  if (want('message')) state.max_message_id = (await services.messages.newest({ of: 'user', userId: user.id })) ?? -1;
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
   if (want('starred_messages')) {
     const starred: number[] = [];
-    for await (const id of services.messages.ids(services.org.keys.starredPrefix(user.id), { reverse: false })) starred.push(id);
+    for await (const id of services.messages.ids({ of: 'starred', userId: user.id }, { reverse: false })) starred.push(id);
     state.starred_messages = starred;
   }
   const topics = services.subscriptions.topicsOf(user.id);

@@ -11,7 +11,7 @@ export const MAX_UNREAD_MESSAGES = 50000;
 export async function unreadMessages(services: Services, userId: number, allowEmptyTopicName: boolean) {
   const { messages, subscriptions } = services;
   const ids: number[] = [];
-  for await (const id of messages.ids(services.org.keys.unreadPrefix(userId), { reverse: true })) {
+  for await (const id of messages.ids({ of: 'unread', userId }, { reverse: true })) {
     ids.push(id);
     if (ids.length >= MAX_UNREAD_MESSAGES) break;
   }

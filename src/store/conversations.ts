@@ -7,7 +7,10 @@ import type { Transaction } from './transaction.js';
 export class ConversationDirectory {
   private readonly recipients = new Map<string, number>();
 
-  constructor(private readonly keys: RealmKeys) {}
+  constructor(
+    private readonly keys: RealmKeys,
+    private readonly realmId: number,
+  ) {}
 
   async load(db: Database): Promise<void> {
     const prefix = this.keys.conversationRecipientPrefix;
@@ -18,7 +21,7 @@ export class ConversationDirectory {
   recipientFor(conversation: string, counters: Counters, tx: Transaction): number {
     let id = this.recipients.get(conversation);
     if (id === undefined) {
-      id = counters.next(this.keys.counter('recipient'), tx);
+      id = counters.nextRealmId(this.realmId, 'recipient', tx);
       this.recipients.set(conversation, id);
       tx.onRollback(() => this.recipients.delete(conversation));
       tx.put(this.keys.conversationRecipient(conversation), id);

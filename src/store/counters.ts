@@ -1,9 +1,17 @@
 /** Persisted counters that hand out integer ids; each new value is written in the batch that uses it. */
 import type { Database } from './database.js';
+import { realmKeys, serverKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
+
+/** Ids handed out server-wide: organizations, and messages (whose ids grow with time across the server). */
+export type ServerCounter = 'realm' | 'message';
+/** Ids handed out within one organization. */
+export type RealmCounter = 'user' | 'group' | 'channel' | 'recipient' | 'event';
 
 export class Counters {
   private readonly values = new Map<string, number>();
+  /** Realm counter keys by realm and name, so that hot counters (events) build no string. */
+  private readonly realmKeyCache = new Map<number, Map<RealmCounter, string>>();
 
   constructor(private readonly db: Database) {}
 
@@ -23,5 +31,25 @@ export class Counters {
     // Written late so that a transaction sealed after a later one cannot move the counter back.
     tx.putLate(key, () => this.values.get(key));
     return value;
+  }
+
+  nextServerId(name: ServerCounter, tx: Transaction): number {
+    return this.next(serverKeys.counter(name), tx);
+  }
+
+  nextRealmId(realmId: number, name: RealmCounter, tx: Transaction): number {
+    return this.next(this.realmKey(realmId, name), tx);
+  }
+
+  currentRealmId(realmId: number, name: RealmCounter): number {
+    return this.current(this.realmKey(realmId, name));
+  }
+
+  private realmKey(realmId: number, name: RealmCounter): string {
+    let keys = this.realmKeyCache.get(realmId);
+    if (!keys) this.realmKeyCache.set(realmId, (keys = new Map()));
+    let key = keys.get(name);
+    if (key === undefined) keys.set(name, (key = realmKeys(realmId).counter(name)));
+    return key;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import type { Database } from './database.js';
-import { pad, type RealmKeys } from './keys.js';
+import { pad, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
@@ -31,16 +31,31 @@ export interface WalkOptions {
   expected?: number;
 }
 
+/** The index ranges a walk can follow, named by what they list. */
+export type MessageRange =
+  | { of: 'topic'; channelId: number; topicKey: string }
+  | { of: 'channel'; channelId: number }
+  | { of: 'conversation'; conversation: string }
+  /** A user's own ranges: every message they hold a record of, unread, starred, mentioning them. */
+  | { of: 'user' | 'unread' | 'starred' | 'mentioned'; userId: number }
+  | { of: 'sender'; userId: number }
+  /** Every message of the organization. */
+  | { of: 'all' };
+
 export class MessageStore {
   private readonly cache = new Map<number, MessageRecord>();
   /** Each user's newest message id, learned on first use and kept current by setFlags/dropFlags. */
   private readonly newestByUser = new Map<number, number>();
 
+  private readonly keys: RealmKeys;
+
   constructor(
     readonly db: Database,
-    readonly keys: RealmKeys,
+    realmId: number,
     private readonly cacheSize = 20000,
-  ) {}
+  ) {
+    this.keys = realmKeys(realmId);
+  }
 
   get(id: number): MessageRecord | undefined {
     const cached = this.cache.get(id);
@@ -126,7 +141,7 @@ export class MessageStore {
   newestMessageId(userId: number): number | Promise<number> {
     const known = this.newestByUser.get(userId);
     if (known !== undefined) return known;
-    return this.newest(this.keys.userMessagePrefix(userId)).then((id) => {
+    return this.newest({ of: 'user', userId }).then((id) => {
       // A write may have taught us a newer id while the range was read.
       const newest = Math.max(id ?? -1, this.newestByUser.get(userId) ?? -1);
       this.newestByUser.set(userId, newest);
@@ -178,8 +193,28 @@ export class MessageStore {
 
   // --- walking ranges --------------------------------------------------------------------
 
+  private prefixOf(range: MessageRange): string {
+    const { keys } = this;
+    switch (range.of) {
+      case 'topic': return keys.topicMessagePrefix(range.channelId, range.topicKey);
+      case 'channel': return keys.channelMessagePrefix(range.channelId);
+      case 'conversation': return keys.conversationMessagePrefix(range.conversation);
+      case 'user': return keys.userMessagePrefix(range.userId);
+      case 'unread': return keys.unreadPrefix(range.userId);
+      case 'starred': return keys.starredPrefix(range.userId);
+      case 'mentioned': return keys.mentionPrefix(range.userId);
+      case 'sender': return keys.sentMessagePrefix(range.userId);
+      case 'all': return keys.message(0).slice(0, -ID_WIDTH);
+    }
+  }
+
+  /** Message ids of a range, from an anchor in one direction. */
+  ids(range: MessageRange, options: WalkOptions): AsyncGenerator<number> {
+    return this.idsWithPrefix(this.prefixOf(range), options);
+  }
+
   /** Message ids in a range whose keys end with the id, from an anchor in one direction. */
-  async *ids(prefix: string, options: WalkOptions): AsyncGenerator<number> {
+  private async *idsWithPrefix(prefix: string, options: WalkOptions): AsyncGenerator<number> {
     const range: { gte?: string; gt?: string; lte?: string; lt?: string } = {};
     if (options.reverse) {
       range.gte = prefix;
@@ -196,11 +231,12 @@ export class MessageStore {
     for await (const key of this.db.scanKeys(range, { reverse: options.reverse, firstPage })) yield idOfKey(key);
   }
 
-  /** The newest id in a range, or undefined. */
-  async newest(prefix: string): Promise<number | undefined> {
-    for await (const id of this.ids(prefix, { reverse: true })) return id;
+  /** The newest id in a range other than `except`, or undefined. */
+  async newest(range: MessageRange, except?: ReadonlySet<number>): Promise<number | undefined> {
+    for await (const id of this.ids(range, { reverse: true })) if (!except?.has(id)) return id;
     return undefined;
   }
+
 }
 
 export function conversationOf(record: MessageRecord): string {

@@ -8,7 +8,7 @@ import type { RealmRecord } from '../domain/realm.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Database } from './database.js';
 import { GroupDirectory } from './groups.js';
-import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import { prefixRange, realmKeys, serverKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 import { UserDirectory } from './users.js';
 import { ChannelDirectory } from './channels.js';
@@ -34,7 +34,7 @@ export class Organization {
     this.users = new UserDirectory(this.keys, this.host);
     this.groups = new GroupDirectory(this.keys);
     this.channels = new ChannelDirectory(this.keys);
-    this.conversations = new ConversationDirectory(this.keys);
+    this.conversations = new ConversationDirectory(this.keys, realm.id);
   }
 
   get id(): number {
@@ -46,6 +46,17 @@ export class Organization {
     tx.onRollback(() => (this.realm = previous));
     this.realm = realm;
     tx.put(this.keys.realm, realm);
+  }
+
+  /** Lists a new organization in the server's index of organizations (in `tx`). */
+  static index(realmId: number, tx: Transaction): void {
+    tx.put(serverKeys.realmIndex(realmId), { id: realmId });
+  }
+
+  /** The first organization on this server, or undefined on an empty store. */
+  static async firstId(db: Database): Promise<number | undefined> {
+    for await (const [, entry] of db.scan<{ id: number }>(prefixRange(serverKeys.realmIndexPrefix), { limit: 1 })) return entry.id;
+    return undefined;
   }
 
   static async load(db: Database, realmId: number, url: string): Promise<Organization | undefined> {

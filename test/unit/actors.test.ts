@@ -3,6 +3,7 @@ import { test } from 'tap';
 import { rmSync } from 'node:fs';
 import { assign, setup } from 'xstate';
 import { ActorRegistry, type ActorKind } from '../../src/actors/registry.js';
+import { ActorSnapshots } from '../../src/store/actor-snapshots.js';
 import { Database } from '../../src/store/database.js';
 import { Transaction } from '../../src/store/transaction.js';
 import { tempDataDir } from '../helpers/server.js';
@@ -33,7 +34,7 @@ test('registry: spawns lazily, persists with the change, restores on start', asy
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const open = async () => {
     const db = await Database.open(dir, { sync: false });
-    const registry = new ActorRegistry(db, (k, id) => `1!actor!${k}!${id}`, (k) => `1!actor!${k}!`);
+    const registry = new ActorRegistry(new ActorSnapshots(db, 1));
     registry.register(kind);
     await registry.restore();
     return { db, registry };
