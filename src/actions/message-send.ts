@@ -3,7 +3,7 @@
  * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
  * Used by POST /messages and by the notification bot (moderation reports).
  */
-import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import { groupMembers } from '../domain/groups.js';
 import type { RenderedMessage } from '../domain/markdown/index.js';
@@ -15,6 +15,14 @@ import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
+import { settingIncludes } from '../domain/groups.js';
+import { ApiError, badRequest } from '../domain/errors.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting, realmSetting } from '../domain/realm.js';
+import { normalizeContent, normalizeTopic } from '../domain/topics.js';
+import { LIMITS } from '../domain/versions.js';
+import { channelFromTo, usersFromTo } from '../queries/addressees.js';
+import { checkMaySendToChannel } from '../queries/channel-access.js';
+import { setTopicPolicy } from './user-topics.js';
 
 export type Destination =
   | { type: 'stream'; channel: ChannelRecord; topic: string }
@@ -64,23 +72,6 @@ function automaticPolicy(services: Services, sender: UserRecord, channelId: numb
     else if (channelMuted && unmute === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.UNMUTED;
   }
   return candidate;
-}
-
-/**
- * Sets a user's topic policy and tells the user's clients: older ones through the full
- * `muted_topics` list first (queues that take `user_topic` skip it), then `user_topic`.
- */
-export function setTopicPolicy(services: Services, tx: Transaction, userId: number, channelId: number, topic: string, policy: number): void {
-  const now = unixSeconds(services.clock);
-  services.subscriptions.setTopicVisibility(userId, channelId, topic, topicKey(topic), policy, now, tx);
-  tx.emit(() => ({
-    type: 'muted_topics',
-    muted_topics: services.subscriptions
-      .topicsOf(userId)
-      .filter((t) => t.policy === VisibilityPolicy.MUTED)
-      .map((t) => [services.org.channels.get(t.channelId)?.name ?? '', t.topic, t.lastUpdated]),
-  }), [userId]);
-  tx.emit({ type: 'user_topic', stream_id: channelId, topic_name: topic, last_updated: now, visibility_policy: policy }, [userId]);
 }
 
 export interface WrittenMessage {
@@ -185,4 +176,77 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     }
   }
   return written;
+}
+
+/** Channels with more subscribers (topics with more participants) restrict wildcard mentions. */
+export const WILDCARD_MENTION_THRESHOLD = 15;
+
+/** Clients used by people (not scripts): their own messages start read. */
+const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
+
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  return HUMAN_CLIENTS.has(name) || name.includes('desktop app');
+}
+
+export interface SendRequest {
+  type: string;
+  to: unknown;
+  content: string;
+  topic?: string;
+  queueId?: string;
+  localId?: string;
+  readBySender?: boolean;
+}
+
+/** Validates and writes a message from `sender`; resolves once it is durable. */
+export async function sendMessage(services: Services, sender: UserRecord, client: string, request: SendRequest) {
+  const { org } = services;
+  const content = normalizeContent(request.content, LIMITS.maxMessageLength);
+  let destination: Destination;
+  const rendered = services.render(content);
+  const mayMentionMany = () => settingIncludes(sender.id, realmGroupSetting(org.realm, 'can_mention_many_users_group'), org.groups);
+  if (request.type === 'stream' || request.type === 'channel') {
+    const channel = channelFromTo(services, request.to);
+    if (request.topic === undefined) throw badRequest('Missing topic');
+    const topic = normalizeTopic(request.topic, { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
+    if (topic === '' && (realmSetting(org.realm, 'mandatory_topics') || channel.topicsPolicy === 'disable_empty_topic')) {
+      throw new ApiError('BAD_REQUEST', `Sending messages to the ${EMPTY_TOPIC_DISPLAY_NAME} is not allowed in this channel.`, 400, {
+        empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
+      });
+    }
+    checkMaySendToChannel(services, sender, channel);
+    if (rendered.streamWildcard && services.subscriptions.subscribersOf(channel.id).size > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+      throw new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
+    }
+    if (rendered.topicWildcard) {
+      const participants = new Set(services.messages.topic(channel.id, topicKey(topic))?.participants ?? []);
+      participants.add(sender.id);
+      if (participants.size > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
+        throw new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
+      }
+    }
+    destination = { type: 'stream', channel, topic };
+  } else {
+    const recipients = usersFromTo(services, request.to);
+    if (recipients.length === 0) throw badRequest('Message must have recipients');
+    for (const user of recipients) {
+      if (!user.isActive) throw badRequest(`'${user.deliveryEmail}' is no longer using Zulip.`);
+    }
+    const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
+    destination = { type: 'private', participants };
+  }
+  const written = await services.write((tx) => writeMessage(services, tx, {
+    sender,
+    client,
+    readBySender: request.readBySender ?? defaultReadBySender(client),
+    content,
+    rendered,
+    destination,
+    queueId: request.queueId,
+    localId: request.localId,
+  }));
+  const response: Record<string, unknown> = { id: written.record.id };
+  if (written.automaticNewVisibilityPolicy !== undefined) response.automatic_new_visibility_policy = written.automaticNewVisibilityPolicy;
+  return response;
 }

@@ -3,7 +3,8 @@
  * the index derived from them that sends need: each channel's current subscribers.
  */
 import type { ActorRegistry } from './registry.js';
-import { subscriptionsKind, VisibilityPolicy, type SubscriptionProperty, type SubscriptionState, type SubscriptionsContext, type TopicVisibility } from './subscriptions.js';
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
+import { subscriptionsKind, type SubscriptionProperty, type SubscriptionState, type SubscriptionsContext, type TopicVisibility } from './subscriptions.js';
 import type { Transaction } from '../store/transaction.js';
 
 const EMPTY: ReadonlySet<number> = new Set();

@@ -3,6 +3,7 @@
  * settings of each (colour, muting, pinning, notifications) and the visibility policy of
  * topics (muted, unmuted, followed). Unsubscribing keeps the settings for a later return.
  */
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { assign, setup } from 'xstate';
 import type { ActorKind } from './registry.js';
 
@@ -19,9 +20,6 @@ export interface SubscriptionState {
   wildcardMentionsNotify: boolean | null;
 }
 
-/** Zulip's visibility policies of a topic. */
-export const VisibilityPolicy = { INHERIT: 0, MUTED: 1, UNMUTED: 2, FOLLOWED: 3 } as const;
-export type VisibilityPolicy = (typeof VisibilityPolicy)[keyof typeof VisibilityPolicy];
 
 export interface TopicVisibility {
   channelId: number;

@@ -5,7 +5,6 @@ import { LIMITS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '..
 import type { QueueCapabilities } from '../events/event-queue.js';
 import { checkEventNarrow } from '../events/queue-filter.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
 import { initialState } from '../queries/register-state.js';
 import { me, type ApiRoute } from './route.js';
 

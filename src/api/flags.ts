@@ -2,7 +2,7 @@
  * Personal message flags: `POST /messages/flags`, `POST /messages/flags/narrow`, and marking
  * everything, a channel or a topic as read. One function changes flags and names the event.
  */
-import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName, type MessageRecord } from '../domain/messages.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';

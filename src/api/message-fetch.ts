@@ -1,12 +1,7 @@
 /** `GET /messages` (a range of a narrow around an anchor) and `GET /messages/{message_id}`. */
-import { badRequest } from '../domain/errors.js';
-import { HISTORICAL_FLAGS, type MessageRecord } from '../domain/messages.js';
-import { parseNarrow, parseSearch, resolveNarrow, type Term } from '../domain/narrow.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
-import { isGuest } from '../domain/roles.js';
+import { parseSearch } from '../domain/narrow.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
-import { channelHistoryReadable, channelReadable } from '../queries/channel-access.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
 import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.js';
 import { accessMessage, requireMessage } from '../queries/message-access.js';

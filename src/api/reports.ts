@@ -1,17 +1,9 @@
 /** `POST /messages/{message_id}/report`: the notification bot posts the report to the moderation request channel. */
-import { badRequest } from '../domain/errors.js';
-import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
-import { REPORT_TYPES, reportContent, reportTopic, validateReport, type ReportType } from '../domain/report.js';
-import { normalizeTopic } from '../domain/topics.js';
-import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
-import { requireMessage } from '../queries/message-access.js';
-import { notify } from '../actions/notifications.js';
 import { me, type ApiRoute } from './route.js';
+import { reportMessage } from '../actions/reports.js';
 
 export function reportRoutes(services: Services): ApiRoute[] {
-  const { org } = services;
   return [
     {
       method: 'POST',
@@ -19,32 +11,8 @@ export function reportRoutes(services: Services): ApiRoute[] {
       schema: 'report-message',
       auth: 'user',
       handler: async (request) => {
-        const reporter = me(request);
-        const reportType = request.params.report_type as ReportType;
-        if (!REPORT_TYPES.includes(reportType)) throw badRequest('Invalid report_type');
-        const description = (request.params.description as string | undefined) ?? '';
-        validateReport(reportType, description);
-        const channelId = realmSetting(org.realm, 'moderation_request_channel_id');
-        const channel = channelId === -1 ? undefined : org.channels.get(channelId);
-        if (!channel) throw badRequest('Message reporting is not enabled in this organization.');
-        const { record } = requireMessage(services, reporter, request.params.message_id);
-        const person = (id: number) => ({ id, fullName: org.users.get(id)?.fullName ?? 'Unknown user' });
-        const reported = person(record.senderId);
-        const content = reportContent({
-          reporter: { id: reporter.id, fullName: reporter.fullName },
-          reportedUser: reported,
-          reportType,
-          description,
-          message:
-            record.type === 'stream'
-              ? { id: record.id, content: record.content, timestampSeconds: record.timestamp, kind: 'channel', channelId: record.channelId!, channelName: org.channels.get(record.channelId!)?.name ?? '', topic: record.topic! }
-              : { id: record.id, content: record.content, timestampSeconds: record.timestamp, kind: 'direct', participants: record.dmUserIds!.map(person) },
-          realmUrl: org.url,
-        });
-        const topic = normalizeTopic(reportTopic(reported), { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-        await services.write((tx) => {
-          notify(services, tx, { channel, topic }, content, reporter);
-        });
+        const p = request.params;
+        await reportMessage(services, me(request), { messageId: p.message_id, reportType: p.report_type, description: p.description });
         return {};
       },
     },

@@ -1,6 +1,7 @@
 /** Zulip's text rules for topics and message bodies: normalisation, display, resolution, truncation. */
 import { badRequest } from './errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from './realm.js';
+import { ApiError } from './errors.js';
 
 export { EMPTY_TOPIC_DISPLAY_NAME };
 
@@ -112,4 +113,12 @@ export function normalizeContent(content: string, maxLength: number): string {
   if (body.includes('\x00')) throw badRequest('Message must not contain null bytes');
   // Too long is not an error in Zulip: the message is cut and says so.
   return truncateContent(body, maxLength, CONTENT_TRUNCATION_MARK);
+}
+
+/** `topic`, or its legacy name `subject`; both at once is Zulip's REQUEST_CONFUSING_VAR. */
+export function topicParameter(params: { topic?: string; subject?: string }): string | undefined {
+  if (params.topic !== undefined && params.subject !== undefined) {
+    throw new ApiError('REQUEST_CONFUSING_VAR', "Can't decide between 'topic' and 'subject' arguments", 400, { var_name1: 'topic', var_name2: 'subject' });
+  }
+  return params.topic ?? params.subject;
 }

@@ -6,7 +6,6 @@
 import cron from 'node-cron';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
 
 /** Rebuilds persisted queues, replays what they had not acknowledged, then tells them the server restarted. */
 export async function restoreQueues(services: Services): Promise<void> {

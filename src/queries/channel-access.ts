@@ -4,6 +4,8 @@ import { badRequest } from '../domain/errors.js';
 import { isAdmin } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import { settingIncludes } from '../domain/groups.js';
+import { isGuest } from '../domain/roles.js';
 
 export function channelVisible(services: Services, user: UserRecord, channel: ChannelRecord): boolean {
   return canSeeChannel(user, channel, services.subscriptions.isSubscribed(user.id, channel.id), isAdmin(user.role));
@@ -38,4 +40,22 @@ export function usersWhoSeeChannel(services: Services, channel: ChannelRecord): 
     if (user.isActive && !user.isSystemBot && channelVisible(services, user, channel)) ids.push(user.id);
   }
   return ids;
+}
+
+/** Zulip's access_stream_for_send_message. */
+export function checkMaySendToChannel(services: Services, sender: UserRecord, channel: ChannelRecord): void {
+  const { org, subscriptions } = services;
+  const sendGroup = channel.settings.can_send_message_group;
+  if (sendGroup !== undefined && !settingIncludes(sender.id, sendGroup, org.groups)) {
+    const owner = sender.botOwnerId === null ? undefined : sender.botOwnerId;
+    if (owner === undefined || !settingIncludes(owner, sendGroup, org.groups)) throw badRequest('You do not have permission to post in this channel.');
+  }
+  const refused = () => badRequest(`Not authorized to send to channel '${channel.name}'`);
+  if (channel.isArchived) throw refused();
+  if (sender.isSystemBot) return;
+  if (channel.isWebPublic) return;
+  if (!channel.inviteOnly && !isGuest(sender.role)) return;
+  if (subscriptions.isSubscribed(sender.id, channel.id)) return;
+  if (sender.botOwnerId !== null && subscriptions.isSubscribed(sender.botOwnerId, channel.id)) return;
+  throw refused();
 }

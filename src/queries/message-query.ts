@@ -4,7 +4,7 @@
  * access rules (history mode for channels the user may read back), and the filters of the
  * remaining terms. Only the ranges' keys and the candidate messages are read.
  */
-import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
 import { Flag, HISTORICAL_FLAGS, LARGER_THAN_MAX_MESSAGE_ID, MENTION_BITS, conversationKey, type MessageRecord } from '../domain/messages.js';
 import { matchesSearch, parseSearch, type SearchQuery, type Term } from '../domain/narrow.js';

@@ -1,5 +1,5 @@
 /** The initial state `POST /register` returns, per fetched event type. */
-import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { avatarUrlFor } from '../domain/avatar.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting } from '../domain/realm.js';
 import { settingIncludes } from '../domain/groups.js';

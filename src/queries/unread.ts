@@ -1,5 +1,5 @@
 /** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
-import { VisibilityPolicy } from '../actors/subscriptions.js';
+import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS } from '../domain/messages.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';

@@ -11,7 +11,7 @@ import type { TestServer } from '../helpers/server.js';
 import { clientFor, demoClients, startTestServer } from '../helpers/server.js';
 import { createAccount } from '../../src/actions/accounts.js';
 import { writeMessage } from '../../src/actions/message-send.js';
-import { VisibilityPolicy } from '../../src/actors/subscriptions.js';
+import { VisibilityPolicy } from '../../src/domain/topic-visibility.js';
 import type { RealmSettings } from '../../src/domain/realm.js';
 import { Flag } from '../../src/domain/messages.js';
 import { Role } from '../../src/domain/roles.js';

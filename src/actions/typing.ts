@@ -1,0 +1,50 @@
+/** Typing notifications: relayed as `typing` events to the conversation's people, never stored. */
+import { badRequest } from '../domain/errors.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import { normalizeTopic } from '../domain/topics.js';
+import { apiEmail, type UserRecord } from '../domain/users.js';
+import { LIMITS } from '../domain/versions.js';
+import type { Services } from '../services.js';
+import { accessChannelById } from '../queries/channel-access.js';
+
+/** Channels larger than this get no typing notifications (Zulip's limit). */
+const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
+
+export interface TypingRequest {
+  type: 'direct' | 'stream' | 'channel';
+  op: 'start' | 'stop';
+  to?: number[];
+  streamId?: number;
+  topic?: string;
+}
+
+export function sendTyping(services: Services, user: UserRecord, request: TypingRequest): Promise<void> {
+  const { org } = services;
+  const person = (u: { id: number }) => ({ user_id: u.id, email: apiEmail(org.users.get(u.id)!, org.host) });
+  return services.write((tx) => {
+    if (request.type === 'direct') {
+      if (request.to === undefined) throw badRequest("Missing 'to' argument");
+      if (request.to.length === 0) throw badRequest("Empty 'to' list");
+      // Deactivated users may be listed (Zulip names the conversation with them); only active ones are told.
+      const users = request.to.map((id) => {
+        const found = org.users.get(id);
+        if (!found) throw badRequest(`Invalid user ID ${id}`);
+        return found;
+      });
+      if (!users.some((u) => u.id === user.id)) users.push(user);
+      tx.emit(
+        { type: 'typing', op: request.op, message_type: 'direct', sender: person(user), recipients: users.map(person) },
+        users.filter((u) => u.isActive).map((u) => u.id),
+      );
+      return;
+    }
+    if (request.streamId === undefined) throw badRequest("Missing 'stream_id' argument");
+    if (request.topic === undefined) throw badRequest('Missing topic');
+    const channel = accessChannelById(services, user, request.streamId);
+    const topic = normalizeTopic(request.topic, { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
+    const subscribers = [...services.subscriptions.subscribersOf(channel.id)].filter((id) => org.users.get(id)?.isActive);
+    if (subscribers.length <= MAX_CHANNEL_SIZE_FOR_TYPING) {
+      tx.emit({ type: 'typing', op: request.op, message_type: 'stream', sender: person(user), stream_id: channel.id, topic }, subscribers);
+    }
+  });
+}
