@@ -13,8 +13,13 @@ import type { ApiRoute } from './route.js';
 const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
 const NOT_LOGGED_IN = 'Not logged in: API authentication or user session required';
 
-export function unauthorized(): ApiError {
-  return new ApiError('UNAUTHORIZED', NOT_LOGGED_IN, 401, {}, { 'WWW-Authenticate': 'Basic realm="zulip"' });
+/**
+ * Every credential error of the REST API, as Zulip's authenticated_rest_api_view sends it: the
+ * underlying reason (invalid or malformed key, deactivated account or organization) is only the
+ * message; the code is always UNAUTHORIZED, with status 401 and a Basic challenge.
+ */
+export function unauthorized(msg = NOT_LOGGED_IN): ApiError {
+  return new ApiError('UNAUTHORIZED', msg, 401, {}, { 'WWW-Authenticate': 'Basic realm="zulip"' });
 }
 
 /** Decoded `Authorization` headers, so that a client's repeated header is decoded once. */
@@ -38,19 +43,19 @@ class CredentialCache {
   }
 }
 
-const malformedHeader = () => new ApiError('UNAUTHORIZED', 'Invalid authorization header for basic auth', 401);
+const malformedHeader = () => unauthorized('Invalid authorization header for basic auth');
 
 export function basicAuthenticator(services: Services): (authorization: string) => UserRecord {
   const cache = new CredentialCache();
   return (authorization) => {
     if (authorization === '') throw unauthorized();
     const credentials = cache.decode(authorization);
-    if (!API_KEY_FORMAT.test(credentials.key)) throw new ApiError('INVALID_API_KEY', 'Malformed API key', 401);
+    if (!API_KEY_FORMAT.test(credentials.key)) throw unauthorized('Malformed API key');
     const { org } = services;
     const user = org.users.byEmail(credentials.email);
-    if (!user || !secretsEqual(credentials.key, user.apiKey)) throw new ApiError('INVALID_API_KEY', 'Invalid API key', 401);
-    if (org.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
-    if (!user.isActive) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+    if (!user || !secretsEqual(credentials.key, user.apiKey)) throw unauthorized('Invalid API key');
+    if (org.realm.deactivated) throw unauthorized('This organization has been deactivated');
+    if (!user.isActive) throw unauthorized('Account is deactivated');
     return user;
   };
 }
@@ -76,7 +81,8 @@ export function authRoutes(services: Services): ApiRoute[] {
         }
         const { org } = services;
         const user = org.users.byEmail(username);
-        // As Zulip: a deactivated account or organization is reported whatever the password.
+        // As Zulip: a deactivated account or organization is reported whatever the password, and
+        // with its own code (fetch_api_key is not behind the REST authentication that wraps it).
         if (user && !user.isActive) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
         if (user && org.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
         const ok = password !== '' && (await verifyPassword(password, user && !user.isBot ? user.passwordHash : null));

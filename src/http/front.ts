@@ -2,8 +2,10 @@
  * The HTTP front on uWebSockets.js: one catch-all uWS handler that reads the request
  * synchronously, finds the route, authenticates, applies rate limits, reads and parses the
  * body, validates parameters against the endpoint's schema, calls the handler and writes the
- * envelope. Everything that can outlive the uWS callback registers `onAborted` first
- * (STACK-NOTES #1) and writes inside `res.cork` (#7).
+ * envelope. `onRequest` is the one place that guarantees the uWS rule (STACK-NOTES #1): when
+ * the callback returns, the request was either answered or has `onAborted` registered, whatever
+ * the route or handler did. Later writes go through `res.cork` (#7). What uWS 20.30 refuses
+ * before JavaScript sees a request is listed in docs/http-robustness.md.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Logger } from 'pino';
@@ -18,6 +20,20 @@ import type { ParamValidator } from './validation.js';
 
 const API_PREFIX = '/api/v1';
 const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * A request refused before its body was read is answered only once the body has arrived (up to
+ * this many more bytes): uWS 20.30 closes a connection whose request body is still arriving after
+ * the answer, and the client, still sending, then sees a reset instead of the answer.
+ */
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Route label for the observer when no route matched the path. */
+const UNMATCHED = 'unmatched';
+
+/** `pause`/`resume` exist at run time in 20.30 but are missing from its typings. */
+interface Pausable {
+  pause(): void;
+  resume(): void;
+}
 
 export interface ApiRequest<P> {
   readonly method: HttpMethod;
@@ -53,6 +69,11 @@ export interface FrontOptions<P> {
   authenticate: (authorization: string) => P;
   rateLimits?: { perUser: RateLimiter; perIp: RateLimiter; keyOf: (principal: P) => string };
   logger: Logger;
+  /**
+   * Told once per answered request (not for clients that left first): the method as sent, the
+   * route's path pattern (or 'unmatched'), the status and the seconds since the request arrived.
+   */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
 }
 
 interface Compiled<P> {
@@ -70,6 +91,12 @@ interface Exchange {
   tracked: boolean;
   method: string;
   url: string;
+  /** The matched route's pattern, for the observer. */
+  route: string;
+  /** The request declares a body that nobody has started reading yet. */
+  bodyPending: boolean;
+  /** Socket reading paused while an asynchronous handler runs (see `run`). */
+  paused: boolean;
   rate: RateDecision | undefined;
   deferred: Deferred | undefined;
   /** Unknown parameters, kept for a deferred answer. */
@@ -122,64 +149,69 @@ export class HttpFront<P> implements DeferredWriter {
     (this.app as unknown as { close?: () => void }).close?.();
   }
 
+  /**
+   * The uWS callback. Whatever `route` and the handler do (answer, throw, return a promise or
+   * nothing), when this returns the request is answered or has `onAborted` registered: uWS
+   * aborts the whole process otherwise.
+   */
   private onRequest(res: HttpResponse, req: HttpRequest): void {
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl();
-    const ex: Exchange = { res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url, rate: undefined, deferred: undefined };
-    if (this.options.logger.isLevelEnabled('info')) ex.started = performance.now();
+    const ex: Exchange = {
+      res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url,
+      route: UNMATCHED, bodyPending: false, paused: false, rate: undefined, deferred: undefined,
+    };
+    if (this.options.observe || this.options.logger.isLevelEnabled('info')) ex.started = performance.now();
     try {
       this.route(ex, req, method, url);
     } catch (error) {
-      this.fail(ex, error);
+      this.refuse(ex, error);
     }
+    if (!ex.aborted && !ex.tracked) this.track(ex);
   }
 
   private route(ex: Exchange, req: HttpRequest, method: string, url: string): void {
+    const contentLength = req.getHeader('content-length');
+    const transferEncoding = req.getHeader('transfer-encoding');
+    ex.bodyPending = (contentLength !== '' && contentLength !== '0') || transferEncoding !== '';
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
     const path = url.startsWith(API_PREFIX + '/') ? url.slice(API_PREFIX.length) : undefined;
     const match = path === undefined ? undefined : this.router.match(path);
     if (!match) throw new ApiError('NOT_FOUND', 'Not Found', 404);
-    // As Zulip: a path served by GET is also served for HEAD, and says so.
-    const allowed: string[] = [...match.methods.keys()].sort();
-    if (match.methods.has('GET')) allowed.push('HEAD');
-    if (method === 'OPTIONS') {
-      this.write(ex, 204, '', { Allow: [...allowed].sort().join(', ') });
-      return;
-    }
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
-    if (!compiled) {
-      const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed });
-      this.write(ex, 405, body, { Allow: allowed.join(', ') });
+    if (!compiled || method === 'OPTIONS') {
+      this.notServed(ex, method, match.methods);
       return;
     }
+    ex.route = compiled.route.path;
 
     // Everything needed from `req` is read now: it is invalid once this callback returns.
     const authorization = req.getHeader('authorization');
     const contentType = req.getHeader('content-type');
-    const contentLength = req.getHeader('content-length');
-    const transferEncoding = req.getHeader('transfer-encoding');
     const userAgent = req.getHeader('user-agent');
     const raw: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', raw);
 
     const principal = this.authenticate(ex, compiled.route, authorization);
 
-    const hasBody = (contentLength !== '' && contentLength !== '0') || transferEncoding !== '';
-    if (!hasBody) {
+    if (!ex.bodyPending) {
       this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
       return;
     }
     const limit = this.options.bodyLimitBytes;
     if (contentLength !== '' && Number(contentLength) > limit) throw tooLarge(limit);
+    ex.bodyPending = false;
     this.track(ex);
     const chunks: Buffer[] = [];
     let size = 0;
     ex.res.onData((chunk, isLast) => {
-      if (ex.aborted || size > limit) return;
+      if (ex.aborted) return;
       size += chunk.byteLength;
       if (size > limit) {
-        this.fail(ex, tooLarge(limit), true);
+        // Refused, but answered once the client has stopped sending (see DRAIN_LIMIT_BYTES).
+        chunks.length = 0;
+        if (isLast || size > limit + DRAIN_LIMIT_BYTES) this.fail(ex, tooLarge(limit), true);
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));
@@ -190,6 +222,51 @@ export class HttpFront<P> implements DeferredWriter {
       } catch (error) {
         this.fail(ex, error);
       }
+    });
+  }
+
+  /** OPTIONS, and methods the path does not serve: both list the methods it does. */
+  private notServed(ex: Exchange, method: string, methods: ReadonlyMap<HttpMethod, Compiled<P>>): void {
+    // As Zulip: a path served by GET is also served for HEAD, and says so.
+    const allowed: string[] = [];
+    for (const [name, compiled] of methods) {
+      allowed.push(name);
+      ex.route = compiled.route.path;
+    }
+    allowed.sort();
+    if (methods.has('GET')) allowed.push('HEAD');
+    if (method === 'OPTIONS') {
+      this.answerAfterBody(ex, 204, '', { Allow: [...allowed].sort().join(', ') });
+      return;
+    }
+    // Zulip's json_method_not_allowed: no `code`, the methods listed.
+    const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed });
+    this.answerAfterBody(ex, 405, body, { Allow: allowed.join(', ') });
+  }
+
+  /** Answers an error, after the request's unread body if it has one (see DRAIN_LIMIT_BYTES). */
+  private refuse(ex: Exchange, error: unknown): void {
+    if (ex.aborted) return;
+    if (!ex.bodyPending) {
+      this.fail(ex, error);
+      return;
+    }
+    const apiError = this.asApiError(ex, error);
+    this.answerAfterBody(ex, apiError.status, errorBody(apiError), apiError.headers);
+  }
+
+  private answerAfterBody(ex: Exchange, status: number, body: string, headers: Record<string, string>): void {
+    if (!ex.bodyPending) {
+      this.write(ex, status, body, headers);
+      return;
+    }
+    ex.bodyPending = false;
+    this.track(ex);
+    let drained = 0;
+    ex.res.onData((chunk, isLast) => {
+      if (ex.aborted) return;
+      drained += chunk.byteLength;
+      if (isLast || drained > DRAIN_LIMIT_BYTES) this.write(ex, status, body, headers, true);
     });
   }
 
@@ -241,8 +318,12 @@ export class HttpFront<P> implements DeferredWriter {
     const result = compiled.route.handler(request);
     if (result instanceof Promise) {
       this.track(ex);
+      // Stop reading the connection meanwhile: uWS 20.30 closes a connection on which a request
+      // arrives while the previous answer is pending (pipelining). Resumed before the answer.
+      (ex.res as unknown as Pausable).pause();
+      ex.paused = true;
       result.then(
-        (value) => this.deliver(ex, value, ignored),
+        (value) => this.deliverOrFail(ex, value, ignored),
         (error) => this.fail(ex, error),
       );
     } else {
@@ -250,9 +331,20 @@ export class HttpFront<P> implements DeferredWriter {
     }
   }
 
+  /** After an await nobody catches for us: an answer that cannot be serialised still gets a 500. */
+  private deliverOrFail(ex: Exchange, result: HandlerResult, ignored: readonly string[]): void {
+    try {
+      this.deliver(ex, result, ignored);
+    } catch (error) {
+      this.fail(ex, error);
+    }
+  }
+
   private deliver(ex: Exchange, result: HandlerResult, ignored: readonly string[]): void {
     if (result instanceof Deferred) {
       this.track(ex);
+      // A parked poll keeps reading, so that a client leaving is noticed (onAborted).
+      this.resume(ex);
       ex.ignored = ignored;
       result.writer = this;
       result.exchange = ex;
@@ -264,8 +356,15 @@ export class HttpFront<P> implements DeferredWriter {
   /** Writes a parked (deferred) response once its owner settles it. */
   finish(exchange: unknown, outcome: unknown, isError: boolean): void {
     const ex = exchange as Exchange;
-    if (isError) this.fail(ex, outcome);
-    else this.write(ex, 200, successBody(outcome as Record<string, unknown> | RawJson, ex.ignored ?? []));
+    if (isError) {
+      this.fail(ex, outcome);
+      return;
+    }
+    try {
+      this.write(ex, 200, successBody(outcome as Record<string, unknown> | RawJson, ex.ignored ?? []));
+    } catch (error) {
+      this.fail(ex, error);
+    }
   }
 
   /** Registers abort handling once, before any asynchronous work, and counts the request as in flight. */
@@ -290,15 +389,21 @@ export class HttpFront<P> implements DeferredWriter {
     if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
+  private resume(ex: Exchange): void {
+    if (!ex.paused) return;
+    ex.paused = false;
+    (ex.res as unknown as Pausable).resume();
+  }
+
+  private asApiError(ex: Exchange, error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    this.options.logger.error({ err: error, method: ex.method, url: ex.url }, 'unexpected error');
+    return internalError();
+  }
+
   private fail(ex: Exchange, error: unknown, close = false): void {
     if (ex.aborted) return;
-    let apiError: ApiError;
-    if (error instanceof ApiError) {
-      apiError = error;
-    } else {
-      this.options.logger.error({ err: error, method: ex.method, url: ex.url }, 'unexpected error');
-      apiError = internalError();
-    }
+    const apiError = this.asApiError(ex, error);
     this.write(ex, apiError.status, errorBody(apiError), apiError.headers, close);
   }
 
@@ -307,23 +412,45 @@ export class HttpFront<P> implements DeferredWriter {
     const tracked = ex.tracked;
     const res = ex.res;
     ex.aborted = true; // written: nothing may touch `res` again
-    res.cork(() => {
-      res.writeStatus(statusLine(status));
-      if (ex.rate) {
-        res.writeHeader('X-RateLimit-Limit', String(ex.rate.limit));
-        res.writeHeader('X-RateLimit-Remaining', String(ex.rate.remaining));
-        res.writeHeader('X-RateLimit-Reset', String(Math.ceil(ex.rate.resetAt)));
+    try {
+      res.cork(() => {
+        this.resume(ex);
+        res.writeStatus(statusLine(status));
+        if (ex.rate) {
+          res.writeHeader('X-RateLimit-Limit', String(ex.rate.limit));
+          res.writeHeader('X-RateLimit-Remaining', String(ex.rate.remaining));
+          res.writeHeader('X-RateLimit-Reset', String(Math.ceil(ex.rate.resetAt)));
+        }
+        if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
+        if (status === 204) {
+          res.end('', close);
+          return;
+        }
+        res.writeHeader('Content-Type', 'application/json');
+        if (ex.head) {
+          // The length GET would send, written by hand: in uWS 20.30 endWithoutBody(length) leaves
+          // the response pending (it waits for that many bytes), and so does any call with
+          // arguments, which aborts the process when done inside the request callback. Only the
+          // bare call ends the head, so a HEAD answer cannot ask for the connection to close.
+          res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
+          res.endWithoutBody();
+        } else {
+          res.end(body, close);
+        }
+      });
+    } catch (error) {
+      // A half-written answer cannot be completed: drop the connection (onAborted first, or uWS aborts).
+      this.options.logger.error({ err: error, method: ex.method, url: ex.url }, 'cannot write the answer');
+      try {
+        if (!tracked) res.onAborted(() => {});
+        res.close();
+      } catch {
+        // already ended: the connection is uWS's again
       }
-      if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
-      if (status === 204) {
-        res.end('', close);
-        return;
-      }
-      res.writeHeader('Content-Type', 'application/json');
-      if (ex.head) res.endWithoutBody(Buffer.byteLength(body), close);
-      else res.end(body, close);
-    });
+    }
     if (tracked) this.settle();
+    const observe = this.options.observe;
+    if (observe) observe(ex.method, ex.route, status, (performance.now() - ex.started) / 1000);
     const logger = this.options.logger;
     if (logger.isLevelEnabled('info')) {
       const ms = performance.now() - ex.started;

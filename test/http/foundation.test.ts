@@ -72,11 +72,12 @@ test('foundation over HTTP', async (t) => {
 
     const wrongKey = await anonymous.as('iago@example.com', 'x'.repeat(32)).get('/users/me');
     t.equal(wrongKey.status, 401);
-    t.same(wrongKey.body, { result: 'error', msg: 'Invalid API key', code: 'INVALID_API_KEY' });
+    t.same(wrongKey.body, { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' }, 'as Zulip: every credential error is UNAUTHORIZED');
+    t.equal(wrongKey.headers.get('www-authenticate'), 'Basic realm="zulip"');
     const unknownUser = await anonymous.as('nobody@example.com', 'x'.repeat(32)).get('/users/me');
     t.same(unknownUser.body, wrongKey.body, 'an unknown user looks like a wrong key');
     const malformed = await anonymous.as('iago@example.com', 'short').get('/users/me');
-    t.same([malformed.status, malformed.body.code, malformed.body.msg], [401, 'INVALID_API_KEY', 'Malformed API key']);
+    t.same([malformed.status, malformed.body.code, malformed.body.msg], [401, 'UNAUTHORIZED', 'Malformed API key']);
     const bearer = await anonymous.request('GET', '/users/me', {}, { authorization: 'Bearer abc' });
     t.same([bearer.status, bearer.body.msg], [400, 'This endpoint requires HTTP basic authentication.']);
     const garbage = await anonymous.request('GET', '/users/me', {}, { authorization: 'Basic !!!' });
@@ -92,7 +93,7 @@ test('foundation over HTTP', async (t) => {
     org.users.save({ ...prospero, isActive: false }, tx);
     await server.services.commit(tx);
     const deactivated = await client.get('/users/me');
-    t.same([deactivated.status, deactivated.body.code, deactivated.body.msg], [401, 'USER_DEACTIVATED', 'Account is deactivated']);
+    t.same([deactivated.status, deactivated.body.code, deactivated.body.msg], [401, 'UNAUTHORIZED', 'Account is deactivated']);
     const loginDeactivated = await anonymous.post('/fetch_api_key', { username: 'prospero@example.com', password: 'wrong' });
     t.same([loginDeactivated.status, loginDeactivated.body.code], [401, 'USER_DEACTIVATED'], 'reported even with a wrong password, as Zulip does');
     const tx2 = new Transaction();
@@ -100,7 +101,7 @@ test('foundation over HTTP', async (t) => {
     org.saveRealm({ ...org.realm, deactivated: true }, tx2);
     await server.services.commit(tx2);
     const realmGone = await client.get('/users/me');
-    t.same([realmGone.status, realmGone.body.code, realmGone.body.msg], [401, 'REALM_DEACTIVATED', 'This organization has been deactivated']);
+    t.same([realmGone.status, realmGone.body.code, realmGone.body.msg], [401, 'UNAUTHORIZED', 'This organization has been deactivated']);
     const tx3 = new Transaction();
     org.saveRealm({ ...org.realm, deactivated: false }, tx3);
     await server.services.commit(tx3);

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { pino } from 'pino';
 import { HttpFront } from '../../src/http/front.js';
 import { loadUws } from '../../src/http/native.js';
@@ -87,4 +88,89 @@ test('front: 500 for unexpected errors, deferred answers, aborted clients', asyn
   t.pass('resolving after the abort is harmless');
   await front.idle();
   t.pass('an aborted request is not counted in flight');
+});
+
+test('front: every uWS callback answers or registers onAborted, whatever the handler does', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-front-'));
+  writeFileSync(join(dir, 'empty.json'), JSON.stringify({ $id: 'empty', type: 'object', properties: {} }));
+  let openGate: (() => void) | undefined;
+  const observed: [string, string, number][] = [];
+  const front = new HttpFront<string>({
+    uws: loadUws(),
+    validators: loadValidators(dir),
+    bodyLimitBytes: 1024,
+    authenticate: () => 'someone',
+    logger: pino({ level: 'silent' }),
+    observe: (method, route, status, seconds) => {
+      if (!(seconds >= 0)) throw new Error('seconds must be a duration');
+      observed.push([method, route, status]);
+    },
+    routes: [
+      { method: 'GET', path: '/throws', schema: 'empty', auth: 'none', handler: () => { throw new Error('sync'); } },
+      { method: 'GET', path: '/rejects', schema: 'empty', auth: 'none', handler: () => Promise.reject(new Error('async')) },
+      { method: 'GET', path: '/nothing', schema: 'empty', auth: 'none', handler: () => undefined as unknown as Record<string, unknown> },
+      { method: 'GET', path: '/unserialisable', schema: 'empty', auth: 'none', handler: async () => ({ big: 1n }) },
+      { method: 'POST', path: '/unserialisable', schema: 'empty', auth: 'none', handler: () => ({ big: 1n }) },
+      { method: 'GET', path: '/items/{id:int}', schema: 'empty', auth: 'none', handler: (req) => ({ id: req.params.id }) },
+      {
+        method: 'GET', path: '/gate', schema: 'empty', auth: 'none',
+        handler: () => new Promise((resolve) => { openGate = () => resolve({ gate: 'open' }); }),
+      },
+    ],
+  });
+  const port = await freePort();
+  await front.listen('127.0.0.1', port);
+  t.teardown(() => {
+    front.stopAccepting();
+    front.closeConnections();
+  });
+  const url = (path: string) => `http://127.0.0.1:${port}/api/v1${path}`;
+  const envelope500 = { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' };
+
+  for (const method of ['GET', 'HEAD']) {
+    const thrown = await fetch(url('/throws'), { method });
+    t.equal(thrown.status, 500, `${method}: a handler that throws synchronously gets 500`);
+    const rejected = await fetch(url('/rejects'), { method });
+    t.equal(rejected.status, 500, `${method}: a handler that rejects gets 500`);
+    if (method === 'GET') t.same(await rejected.json(), envelope500);
+  }
+  const nothing = await fetch(url('/nothing'));
+  t.same([nothing.status, await nothing.json()], [200, { result: 'success', msg: '' }], 'a handler that returns nothing: an empty success');
+  const lateBad = await fetch(url('/unserialisable'));
+  t.same([lateBad.status, await lateBad.json()], [500, envelope500], 'an answer that cannot be serialised after an await: 500, not an unhandled rejection');
+  const bad = await fetch(url('/unserialisable'), { method: 'POST' });
+  t.equal(bad.status, 500, 'and synchronously');
+
+  // A request sent while an asynchronous one is pending on the same connection waits its turn.
+  const gated = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.on('error', reject);
+    socket.on('close', () => resolve(data));
+    socket.on('data', (chunk) => {
+      data += chunk.toString();
+      if ((data.match(/HTTP\/1\.1 /g) ?? []).length === 2 && data.endsWith('}')) socket.end();
+    });
+    socket.write('GET /api/v1/gate HTTP/1.1\r\nHost: x\r\n\r\n', () => {
+      const wait = setInterval(() => {
+        if (!openGate) return;
+        clearInterval(wait);
+        // The gate handler is pending: pipeline the next request, then let the first finish.
+        socket.write('GET /api/v1/items/7 HTTP/1.1\r\nHost: x\r\n\r\n', () => setTimeout(() => openGate!(), 20));
+      }, 2);
+    });
+  });
+  t.match(gated, /^HTTP\/1\.1 200 OK[\s\S]*"gate":"open"\}HTTP\/1\.1 200 OK[\s\S]*"id":7\}$/, 'both answered, in order');
+
+  const before = observed.length;
+  await fetch(url('/items/12'));
+  await fetch(url('/nowhere'));
+  await fetch(url('/items/12'), { method: 'DELETE' });
+  t.same(observed.slice(before), [
+    ['GET', '/items/{id:int}', 200],
+    ['GET', 'unmatched', 404],
+    ['DELETE', '/items/{id:int}', 405],
+  ], 'the observer hears each answer once, with the route pattern');
+  await front.idle();
+  t.pass('nothing left in flight');
 });
