@@ -8,6 +8,7 @@
  */
 import { createActor, type Actor, type AnyStateMachine, type EventFrom, type InputFrom, type SnapshotFrom } from 'xstate';
 import type { Database } from '../store/database.js';
+import { prefixRange } from '../store/keys.js';
 import type { Transaction } from '../store/transaction.js';
 
 export interface ActorKind<M extends AnyStateMachine> {
@@ -44,7 +45,7 @@ export class ActorRegistry {
     for (const name of this.kinds.keys()) {
       const prefix = this.prefixOf(name);
       const slots = this.slots.get(name)!;
-      for await (const [key, snapshot] of this.db.scan<unknown>({ gte: prefix, lt: prefix + '\xff' })) {
+      for await (const [key, snapshot] of this.db.scan<unknown>(prefixRange(prefix))) {
         slots.set(key.slice(prefix.length), { snapshot });
       }
     }

@@ -1,7 +1,7 @@
 /** `POST /messages`: reading the addressing rules of Zulip's send, checking permissions, then writing. */
 import { settingIncludes } from '../domain/groups.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
-import { ApiError, badRequest } from '../domain/errors.js';
+import { ApiError, badRequest, missingArgument } from '../domain/errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting, realmSetting } from '../domain/realm.js';
 import { isGuest } from '../domain/roles.js';
 import { normalizeContent, normalizeTopic, topicKey } from '../domain/topics.js';
@@ -172,6 +172,8 @@ export function sendRoutes(services: Services): ApiRoute[] {
       auth: 'user',
       handler: (request) => {
         const p = request.params;
+        // Local echo needs both: the queue to echo to and the id the client will recognise.
+        if (p.queue_id !== undefined && p.local_id === undefined) throw missingArgument('local_id');
         return sendMessage(services, me(request), request.client, {
           type: p.type,
           to: p.to,
