@@ -1,4 +1,5 @@
 /** `POST /messages`: reading the addressing rules of Zulip's send, checking permissions, then writing. */
+import { missingArgument } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { me, type ApiRoute } from './route.js';
 import { sendMessage } from '../actions/message-send.js';
@@ -13,6 +14,8 @@ export function sendRoutes(services: Services): ApiRoute[] {
       auth: 'user',
       handler: (request) => {
         const p = request.params;
+        // Local echo needs both: the queue to echo to and the id the client will recognise.
+        if (p.queue_id !== undefined && p.local_id === undefined) throw missingArgument('local_id');
         return sendMessage(services, me(request), request.client, {
           type: p.type,
           to: p.to,

@@ -3,7 +3,6 @@
 export const USER_SETTING_DEFAULTS: Record<string, unknown> = {
   // Display
   twenty_four_hour_time: false,
-  dense_mode: true,
   web_mark_read_on_scroll_policy: 1,
   web_channel_default_view: 1,
   starred_message_counts: true,
@@ -24,6 +23,8 @@ export const USER_SETTING_DEFAULTS: Record<string, unknown> = {
   user_list_style: 2,
   web_animate_image_previews: 'on_hover',
   web_stream_unreads_count_display_policy: 2,
+  web_left_sidebar_unreads_count_summary: true,
+  web_left_sidebar_show_channel_folders: true,
   hide_ai_features: false,
   web_suggest_update_timezone: true,
   timezone: '',

@@ -58,8 +58,6 @@ export class EventQueue implements AbortListener {
   parked: Deferred | undefined;
   /** Unix ms when the parked poll gets a heartbeat. */
   heartbeatDue = 0;
-  /** The ack changed since the descriptor was last written. */
-  dirty = false;
   /** A FLUSH is scheduled for the end of the current deliveries. */
   private flushScheduled = false;
   /** Shared variant key of the events this queue receives (see variants.ts). */
@@ -68,6 +66,8 @@ export class EventQueue implements AbortListener {
   constructor(
     readonly descriptor: QueueDescriptor,
     variant: string,
+    /** Told when a poll moves the acknowledgement, so that it reaches disk (with the next write). */
+    private readonly onAcknowledged: (queue: EventQueue) => void = () => {},
   ) {
     this.lastIssued = descriptor.ack;
     this.variant = variant;
@@ -93,7 +93,7 @@ export class EventQueue implements AbortListener {
     if (popped > 0) {
       d.ack = this.pending[popped - 1].id;
       this.pending.splice(0, popped);
-      this.dirty = true;
+      this.onAcknowledged(this);
     }
     if (d.ack !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
     d.lastPoll = now;

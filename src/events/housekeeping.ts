@@ -1,7 +1,8 @@
 /**
  * Keeping the event system running: queues restored at start (with a `restart` event for
- * each), heartbeats for quiet long-polls, and the periodic sweep (expired queues, written
- * acknowledgements, deleted log entries), scheduled with node-cron.
+ * each), heartbeats for quiet long-polls, a once-a-second tick that keeps acknowledgements and
+ * log pruning on disk when no write carries them, and the periodic sweep of expired queues,
+ * scheduled with node-cron.
  */
 import cron from 'node-cron';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
@@ -36,6 +37,11 @@ export function startHousekeeping(services: Services): { stop(): Promise<void> }
   const tick = Math.max(50, Math.min(1000, (config.heartbeatSeconds * 1000) / 5));
   const heartbeats = setInterval(() => queues.heartbeats(), tick);
   heartbeats.unref();
+  let persisting: Promise<void> | undefined;
+  const bookkeeping = setInterval(() => {
+    persisting ??= queues.persist().catch((error: unknown) => logger.error({ err: error }, 'event bookkeeping failed')).finally(() => (persisting = undefined));
+  }, 1000);
+  bookkeeping.unref();
   let sweeping: Promise<void> | undefined;
   const sweep = cron.schedule(everySeconds(config.sweepSeconds), () => {
     if (sweeping) return;
@@ -45,6 +51,8 @@ export function startHousekeeping(services: Services): { stop(): Promise<void> }
   return {
     async stop() {
       clearInterval(heartbeats);
+      clearInterval(bookkeeping);
+      await persisting;
       await sweep.stop();
       await sweep.destroy();
       await sweeping;

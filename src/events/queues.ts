@@ -1,13 +1,14 @@
 /**
  * Every registered event queue: registration, lookup, fan-out of committed events to the
- * queues of the users concerned, heartbeats for quiet long-polls, expiry, and rebuilding the
- * queues after a restart (crash included) from their descriptors and the event log.
+ * queues of the users concerned, heartbeats for quiet long-polls, expiry, keeping the event log
+ * no longer than the queues need, and rebuilding the queues after a restart (crash included)
+ * from their descriptors and the event log.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { Counters } from '../store/counters.js';
-import type { Database } from '../store/database.js';
-import { prefixRange, type RealmKeys } from '../store/keys.js';
+import type { BatchOp, Database } from '../store/database.js';
+import { prefixEnd, prefixRange, type RealmKeys } from '../store/keys.js';
 import { Transaction } from '../store/transaction.js';
 import { EventQueue, type QueueDescriptor } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
@@ -24,12 +25,20 @@ export interface QueueTimings {
 export type NewQueue = Omit<QueueDescriptor, 'id' | 'minId' | 'ack' | 'lastPoll'>;
 
 const EMPTY: ReadonlySet<EventQueue> = new Set();
+/** Log entries deleted by one write at most; the rest go with the following writes. */
+const MAX_PRUNED_PER_WRITE = 10000;
 
 export class EventQueues {
   private readonly queues = new Map<string, EventQueue>();
   private readonly byUser = new Map<number, Set<EventQueue>>();
   /** Queues that see every public-channel message (all_public_streams, or a narrow). */
   private readonly watchers = new Set<EventQueue>();
+  /** Queues whose acknowledgement moved since their descriptor was last written. */
+  private readonly unsaved = new Set<EventQueue>();
+  /** Log entries up to this id are deleted (or being deleted by a write in flight). */
+  private pruned = 0;
+  /** Log entries up to this id are needed by no queue (see `settle`). */
+  private settled = 0;
 
   constructor(
     private readonly db: Database,
@@ -37,7 +46,11 @@ export class EventQueues {
     private readonly counters: Counters,
     private readonly timings: QueueTimings,
     private readonly now: () => number,
-  ) {}
+  ) {
+    // Acknowledgements and log pruning ride along with the writes the server makes anyway:
+    // restart then reads only what some queue still needs, at no cost of a write per poll.
+    db.riders = () => this.bookkeeping();
+  }
 
   get size(): number {
     return this.queues.size;
@@ -113,7 +126,7 @@ export class EventQueues {
   }
 
   private add(descriptor: QueueDescriptor): EventQueue {
-    const queue = new EventQueue(descriptor, variantKey(descriptor));
+    const queue = new EventQueue(descriptor, variantKey(descriptor), (acknowledged) => this.unsaved.add(acknowledged));
     this.queues.set(descriptor.id, queue);
     let mine = this.byUser.get(descriptor.userId);
     if (!mine) this.byUser.set(descriptor.userId, (mine = new Set()));
@@ -139,6 +152,8 @@ export class EventQueues {
     this.queues.delete(queue.id);
     this.byUser.get(queue.userId)?.delete(queue);
     this.watchers.delete(queue);
+    // A descriptor written after this deletion would bring the queue back at the next start.
+    this.unsaved.delete(queue);
     tx.del(this.keys.queue(queue.id));
   }
 
@@ -178,29 +193,52 @@ export class EventQueues {
   }
 
   /**
-   * Housekeeping: expires queues nobody polled for their lifetime, writes changed
-   * acknowledgements, and deletes log entries every remaining queue has acknowledged.
+   * Finds the newest log entry that no queue needs any more (each queue needs what follows its
+   * acknowledgement, or its start): the next writes delete the log up to it. O(queues): called
+   * on the housekeeping tick, not per write.
    */
+  settle(): void {
+    let settled = this.lastEventId;
+    for (const queue of this.queues.values()) settled = Math.min(settled, Math.max(queue.descriptor.ack, queue.descriptor.minId));
+    this.settled = Math.max(this.settled, settled);
+  }
+
+  /** Acknowledgements or log deletions are waiting for a write to carry them. */
+  get bookkeepingDue(): boolean {
+    return this.unsaved.size > 0 || this.pruned < this.settled;
+  }
+
+  /**
+   * The ops that ride along with a write: the descriptors whose acknowledgement moved, and the
+   * deletion of log entries no queue needs. Both go in the same batch, so a log entry is never
+   * gone while a descriptor on disk still points before it.
+   */
+  private bookkeeping(): BatchOp[] {
+    const ops: BatchOp[] = [];
+    for (const queue of this.unsaved) ops.push({ type: 'put', key: this.keys.queue(queue.id), value: queue.descriptor });
+    this.unsaved.clear();
+    const upTo = Math.min(this.settled, this.pruned + MAX_PRUNED_PER_WRITE);
+    // Event ids are handed out only to logged events, so the ids name the log entries.
+    for (let id = this.pruned + 1; id <= upTo; id++) ops.push({ type: 'del', key: this.keys.event(id) });
+    this.pruned = Math.max(this.pruned, upTo);
+    return ops;
+  }
+
+  /** The housekeeping tick: settles the log and, when no write came by to carry the bookkeeping, makes one. */
+  async persist(): Promise<void> {
+    this.settle();
+    if (this.bookkeepingDue) await this.db.commit([]);
+  }
+
+  /** Housekeeping: expires queues nobody polled for their lifetime, then persists the bookkeeping. */
   async sweep(): Promise<void> {
     const now = this.now();
     const tx = new Transaction();
     for (const queue of [...this.queues.values()]) {
       if (queue.state !== 'polling' && now - queue.descriptor.lastPoll > this.lifespanMs(queue.descriptor)) this.remove(queue, tx, true);
     }
-    let settled = this.lastEventId;
-    for (const queue of this.queues.values()) {
-      if (queue.dirty) {
-        tx.put(this.keys.queue(queue.id), queue.descriptor);
-        queue.dirty = false;
-      }
-      settled = Math.min(settled, Math.max(queue.descriptor.ack, queue.descriptor.minId));
-    }
-    let deleted = 0;
-    for await (const key of this.db.scanKeys({ gte: this.keys.eventPrefix, lte: this.keys.event(settled) })) {
-      tx.del(key);
-      if (++deleted >= 20000) break;
-    }
     if (!tx.isEmpty) await this.db.commit(tx.seal());
+    await this.persist();
   }
 
   /** Rebuilds the queues persisted before a restart and replays the events they had not acknowledged. */
@@ -211,10 +249,14 @@ export class EventQueues {
       // The server was away: the clients could not poll, so their time starts again.
       restored.push(this.add(this.descriptor({ ...descriptor, lastPoll: now })));
     }
+    // Only what follows the oldest acknowledgement is needed; what precedes it (entries a crash
+    // kept from being deleted) goes now, in one native range deletion, never read.
+    const from = restored.length === 0 ? this.lastEventId : Math.min(...restored.map((q) => Math.max(q.descriptor.ack, q.descriptor.minId)));
+    await this.db.clear({ gte: this.keys.eventPrefix, lte: this.keys.event(from) });
+    this.pruned = this.settled = from;
     if (restored.length === 0) return restored;
-    const from = Math.min(...restored.map((q) => Math.max(q.descriptor.ack, q.descriptor.minId)));
     const batch: LoggedEvent[] = [];
-    for await (const [, logged] of this.db.scan<LoggedEvent>({ gt: this.keys.event(from), lt: this.keys.eventPrefix + '\xff' })) {
+    for await (const [, logged] of this.db.scan<LoggedEvent>({ gt: this.keys.event(from), lt: prefixEnd(this.keys.eventPrefix) })) {
       batch.push(logged);
       if (batch.length >= 1000) this.deliver(batch.splice(0));
     }
@@ -224,12 +266,8 @@ export class EventQueues {
 
   /** Shutdown: parked polls are answered with what they have; acknowledgements are written. */
   async close(): Promise<void> {
-    const tx = new Transaction();
-    for (const queue of this.queues.values()) {
-      if (queue.state === 'polling') queue.heartbeat();
-      if (queue.dirty) tx.put(this.keys.queue(queue.id), queue.descriptor);
-    }
-    if (!tx.isEmpty) await this.db.commit(tx.seal());
+    for (const queue of this.queues.values()) if (queue.state === 'polling') queue.heartbeat();
+    await this.persist();
   }
 }
 

@@ -89,7 +89,6 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_signup_announcements_stream_id: -1,
     realm_zulip_update_announcements_stream_id: -1,
     realm_moderation_request_channel_id: setting('moderation_request_channel_id'),
-    realm_web_public_access_enabled: setting('web_public_streams_enabled') && setting('enable_spectator_access'),
     max_message_length: LIMITS.maxMessageLength,
     max_topic_length: LIMITS.maxTopicLength,
     max_stream_name_length: LIMITS.maxStreamNameLength,

@@ -24,6 +24,8 @@ type QueuedOp = ({ type: 'put'; key: string; value: Buffer } | { type: 'del'; ke
 /** A committed batch's caller: told when it is durable, or rolled back and told why not. */
 type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined };
 const DELETED = Symbol('deleted');
+/** The source of a rider op: never in the overlay, so the overlay is left alone after the write. */
+const RIDER = Symbol('rider');
 
 export class Database {
   readonly reads: ReadCounters = { gets: 0, scanned: 0 };
@@ -38,6 +40,12 @@ export class Database {
   writes = 0;
   /** Called after each LevelDB write with its op count and duration (metrics). */
   onFlush: ((ops: number, seconds: number) => void) | undefined;
+  /**
+   * Ops that ride along with each LevelDB write, after its batches, without causing one
+   * (bookkeeping that may lag: event queue acknowledgements, pruned log entries). They are
+   * written straight to disk, never through the overlay.
+   */
+  riders: (() => readonly BatchOp[]) | undefined;
 
   private readonly native: { _batch(ops: readonly QueuedOp[], options: { sync: boolean }): Promise<void> };
 
@@ -153,6 +161,9 @@ export class Database {
     this.queued = [];
     this.waiters = [];
     try {
+      for (const op of this.riders?.() ?? []) {
+        ops.push(op.type === 'put' ? { type: 'put', key: op.key, value: encode(op.value), source: RIDER } : { type: 'del', key: op.key, source: RIDER });
+      }
       this.writes++;
       const started = process.hrtime.bigint();
       // The queued ops are already encoded, so they go straight to classic-level's native
@@ -176,6 +187,14 @@ export class Database {
       this.flushing = false;
       if (this.queued.length > 0) this.schedule();
     }
+  }
+
+  /**
+   * Deletes a key range on disk (LevelDB walks it natively, without decoding or counting reads).
+   * Only for ranges nothing writes to concurrently: the overlay is not consulted.
+   */
+  async clear(range: Range): Promise<void> {
+    await this.db.clear(range);
   }
 
   /** Resolves once everything queued so far is on disk. */

@@ -16,9 +16,22 @@ export function escapePart(text: string): string {
   return text.replace(/%/g, '%25').replace(/!/g, '%21');
 }
 
-/** Smallest string greater than every key that starts with `prefix`. */
+/**
+ * Smallest string greater than every key that starts with `prefix`, in LevelDB's order (the
+ * bytes of the UTF-8 key, which is code point order): the prefix with its last code point
+ * incremented. Appending a "high" character instead would cut off keys whose next character
+ * lies above it — `prefix + '\xff'` left out every topic from U+00FF on.
+ */
 export function prefixEnd(prefix: string): string {
-  return prefix + '\xff';
+  const points = Array.from(prefix);
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last >= 0x10ffff) continue; // nothing above it: the end lies past the character before
+    // Surrogates are not characters: UTF-8 has no bytes for them, so U+D7FF is followed by U+E000.
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    return points.join('') + String.fromCodePoint(next);
+  }
+  throw new Error('an empty prefix has no end: scan without an upper bound');
 }
 
 export interface Range {

@@ -5,7 +5,7 @@
  */
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import type { Database } from './database.js';
-import { pad, realmKeys, type RealmKeys } from './keys.js';
+import { pad, prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
@@ -126,7 +126,7 @@ export class MessageStore {
   async topics(channelId: number): Promise<TopicRecord[]> {
     const prefix = this.keys.topicPrefix(channelId);
     const found: TopicRecord[] = [];
-    for await (const [, topic] of this.db.scan<TopicRecord>({ gte: prefix, lt: prefix + '\xff' })) found.push(topic);
+    for await (const [, topic] of this.db.scan<TopicRecord>(prefixRange(prefix))) found.push(topic);
     return found;
   }
 
@@ -218,11 +218,11 @@ export class MessageStore {
     const range: { gte?: string; gt?: string; lte?: string; lt?: string } = {};
     if (options.reverse) {
       range.gte = prefix;
-      if (options.from === undefined) range.lt = prefix + '\xff';
+      if (options.from === undefined) range.lt = prefixEnd(prefix);
       else if (options.inclusive) range.lte = prefix + pad(options.from);
       else range.lt = prefix + pad(options.from);
     } else {
-      range.lt = prefix + '\xff';
+      range.lt = prefixEnd(prefix);
       if (options.from === undefined) range.gte = prefix;
       else if (options.inclusive) range.gte = prefix + pad(options.from);
       else range.gt = prefix + pad(options.from);
