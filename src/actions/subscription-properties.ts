@@ -5,6 +5,7 @@ import { badRequest } from '../domain/errors.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
+import { accessChannelById } from '../queries/channel-access.js';
 
 export interface PropertyChange {
   stream_id: number;
@@ -14,6 +15,8 @@ export interface PropertyChange {
 
 export function applyProperty(services: Services, tx: Transaction, user: UserRecord, change: PropertyChange): void {
   const { stream_id: channelId, property, value } = change;
+  // As Zulip: a channel out of reach (or missing) is refused as such before subscription is looked at.
+  accessChannelById(services, user, channelId);
   if (!services.subscriptions.isSubscribed(user.id, channelId)) throw badRequest(`Not subscribed to channel ID ${channelId}`);
   const emit = (name: string, v: unknown) => tx.emit({ type: 'subscription', op: 'update', stream_id: channelId, property: name, value: v }, [user.id]);
   if (property === 'color') {

@@ -65,6 +65,11 @@ export function changeFlags(services: Services, tx: Transaction, user: UserRecor
     const record = messages.get(id);
     let before = messages.flags(user.id, id);
     if (op === 'remove' && flag === 'read' && record?.type === 'stream' && !services.subscriptions.isSubscribed(user.id, record.channelId!)) {
+      // Naming the channel confirms the message and its channel: only for a message the user may read.
+      if (accessMessage(services, user, record) === undefined) {
+        if (strict) throw badRequest('Invalid message(s)');
+        continue;
+      }
       ignored.add(record.channelId!);
       continue;
     }
