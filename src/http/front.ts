@@ -53,7 +53,19 @@ export interface FrontOptions<P> {
   authenticate: (authorization: string) => P;
   rateLimits?: { perUser: RateLimiter; perIp: RateLimiter; keyOf: (principal: P) => string };
   logger: Logger;
+  /** Called once per answered request (metrics); `route` is the route's path pattern. */
+  observe?: (method: string, route: string, status: number, seconds: number) => void;
+  /** Answers `GET /health` (outside /api/v1, no credentials) while the server accepts requests. */
+  health?: () => HealthAnswer;
 }
+
+export interface HealthAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** Non-API path of the health check, as load balancers and orchestrators expect one. */
+const HEALTH_PATH = '/health';
 
 interface Compiled<P> {
   route: Route<P>;
@@ -70,6 +82,8 @@ interface Exchange {
   tracked: boolean;
   method: string;
   url: string;
+  /** The matched route's path pattern, for metrics ('unmatched' when none). */
+  route: string;
   rate: RateDecision | undefined;
   deferred: Deferred | undefined;
   /** Unknown parameters, kept for a deferred answer. */
@@ -125,8 +139,8 @@ export class HttpFront<P> implements DeferredWriter {
   private onRequest(res: HttpResponse, req: HttpRequest): void {
     const method = req.getMethod().toUpperCase();
     const url = req.getUrl();
-    const ex: Exchange = { res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url, rate: undefined, deferred: undefined };
-    if (this.options.logger.isLevelEnabled('info')) ex.started = performance.now();
+    const ex: Exchange = { res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url, route: 'unmatched', rate: undefined, deferred: undefined };
+    if (this.options.observe || this.options.logger.isLevelEnabled('info')) ex.started = performance.now();
     try {
       this.route(ex, req, method, url);
     } catch (error) {
@@ -135,6 +149,10 @@ export class HttpFront<P> implements DeferredWriter {
   }
 
   private route(ex: Exchange, req: HttpRequest, method: string, url: string): void {
+    if (url === HEALTH_PATH && this.options.health) {
+      this.health(ex, method, this.options.health);
+      return;
+    }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
     const path = url.startsWith(API_PREFIX + '/') ? url.slice(API_PREFIX.length) : undefined;
     const match = path === undefined ? undefined : this.router.match(path);
@@ -148,6 +166,7 @@ export class HttpFront<P> implements DeferredWriter {
     }
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
+    if (this.options.observe) ex.route = (compiled ?? match.methods.values().next().value)?.route.path ?? 'unmatched';
     if (!compiled) {
       const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: allowed });
       this.write(ex, 405, body, { Allow: allowed.join(', ') });
@@ -191,6 +210,20 @@ export class HttpFront<P> implements DeferredWriter {
         this.fail(ex, error);
       }
     });
+  }
+
+  /** 200 while the store answers, 503 while shutting down (so a balancer stops sending) or when it does not. */
+  private health(ex: Exchange, method: string, check: () => HealthAnswer): void {
+    ex.route = HEALTH_PATH;
+    if (method === 'OPTIONS') return this.write(ex, 204, '', { Allow: 'GET, HEAD' });
+    if (method !== 'GET' && method !== 'HEAD') {
+      const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD'] });
+      return this.write(ex, 405, body, { Allow: 'GET, HEAD' });
+    }
+    const answer = this.accepting
+      ? check()
+      : { status: 503, body: { result: 'error', code: 'BAD_REQUEST', msg: 'Server is shutting down', status: 'stopping' } };
+    this.write(ex, answer.status, JSON.stringify(answer.body), { 'Cache-Control': 'no-store' });
   }
 
   private authenticate(ex: Exchange, route: Route<P>, authorization: string): P | undefined {
@@ -324,6 +357,7 @@ export class HttpFront<P> implements DeferredWriter {
       else res.end(body, close);
     });
     if (tracked) this.settle();
+    this.options.observe?.(ex.method, ex.route, status, (performance.now() - ex.started) / 1000);
     const logger = this.options.logger;
     if (logger.isLevelEnabled('info')) {
       const ms = performance.now() - ex.started;
