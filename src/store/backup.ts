@@ -5,7 +5,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Level } from 'level';
-import type { Database } from './database.js';
+import type { Database, SnapshotReader } from './database.js';
 import { realmKeys } from './keys.js';
 
 export interface BackupResult {
@@ -22,7 +22,11 @@ export interface BackupResult {
 /** The target cannot take a backup (it holds something); nothing was written. */
 export class BackupTargetError extends Error {}
 
-const PAGE = 1000;
+/**
+ * Entries per read and write. Each page costs an event-loop round trip, which a busy server
+ * makes long, so pages are large; 4,000 entries (~200 KB) take a few ms of the loop to copy.
+ */
+const PAGE = 4000;
 
 /**
  * Event queues and the event log are left out of a backup. A client's queue belongs to the
@@ -76,7 +80,10 @@ export async function writeBackup(db: Database, dir: string): Promise<BackupResu
     // Pages are written one behind the reading, so that the last one can be the synced write
     // that makes the whole copy durable (LevelDB's synced write syncs the log holding the others).
     let held: [Buffer, Buffer][] | undefined;
-    for (let read = await reader.next(PAGE); read.length > 0; read = await reader.next(PAGE)) {
+    for (let ahead = readAhead(reader); ; ) {
+      const read = await ahead;
+      if (read.length === 0) break;
+      ahead = readAhead(reader); // the next page is read while this one is written
       const page = read.filter(([key]) => !isEventState(key));
       omitted += read.length - page.length;
       if (page.length === 0) continue;
@@ -99,6 +106,12 @@ export async function writeBackup(db: Database, dir: string): Promise<BackupResu
     await reader.close();
   }
   return { dir: target, entries, omitted, bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+function readAhead(reader: SnapshotReader): Promise<[Buffer, Buffer][]> {
+  const page = reader.next(PAGE);
+  page.catch(() => undefined); // awaited later, or abandoned when a write fails: never an unhandled rejection
+  return page;
 }
 
 type RawPut = { type: 'put'; key: Buffer; value: Buffer };

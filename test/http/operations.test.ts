@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Api } from '../helpers/client.js';
 import { clientFor, demoClients, startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
 import { requestBackup } from '../../src/ops/control.js';
+import { healthCheck } from '../../src/ops/health.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -229,7 +230,7 @@ test('online backup under load, then restore', async (t) => {
   t.ok(result.omitted > 0, 'event queue state left out');
   t.notOk(readdirSync(scratch).some((name) => name.includes('partial')), 'no partial copy left beside it');
 
-  t.test('refusals: a non-empty target, a relative path, inside the data directory', async (t) => {
+  t.test('refusals: a non-empty target, a target inside the data directory', async (t) => {
     await t.rejects(requestBackup(server.dataDir, target), /exists and is not empty/);
     const occupied = join(scratch, 'occupied');
     mkdirSync(occupied);
@@ -285,6 +286,8 @@ test('npm run cli -- backup: through a running server, then with none', async (t
 
   t.equal(server.metricsPort, undefined, 'no metrics listener unless configured');
   await stopWatchingHealth(t, server);
+  const unavailable = healthCheck(server.services)();
+  t.match(unavailable, { status: 503, body: { status: 'unavailable', checks: { store: 'failed' } } }, 'the check fails once the store is closed');
   const offline = await runCli(['backup', join(scratch, 'offline')], env);
   t.equal(offline.code, 0, offline.stderr);
   t.match(offline.stdout, /no server running/);
@@ -295,7 +298,4 @@ test('npm run cli -- backup: through a running server, then with none', async (t
     t.equal(fetched.body.message?.content, '<p>in the backup</p>', `${name} backup restores the message`);
     await restored.stop();
   }
-
-  const help = await runCli(['--help'], {});
-  t.match(help.stdout, /backup <dir>/, 'the command is in the help');
 });
