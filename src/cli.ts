@@ -1,7 +1,10 @@
 /**
  * Administration from the command line (`npm run cli -- <command>`), on the data directory
- * of PARLEY_DATA_DIR. The server must be stopped: LevelDB allows one process at a time.
+ * of PARLEY_DATA_DIR. The server must be stopped (LevelDB allows one process at a time),
+ * except for `backup`, which asks a running server through its control socket.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { changeRole, createAccount, regenerateApiKey, setPassword } from './actions/accounts.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
@@ -11,6 +14,8 @@ import { pino } from 'pino';
 import { configFromEnv } from './config.js';
 import { generatePassword, hashPassword } from './domain/credentials.js';
 import { Role } from './domain/roles.js';
+import { ControlUnavailable, requestBackup } from './ops/control.js';
+import { writeBackup, type BackupResult } from './store/backup.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
 import { Transaction } from './store/transaction.js';
@@ -34,6 +39,8 @@ commands:
   reset-password --email E [--password P]         set a new password (a random one is printed if not given)
   api-key --email E [--regenerate]                print (or replace) a user's API key
   list-users                                      list every user and bot
+  backup <dir>                                    write a consistent copy of the data to <dir> (new or empty),
+                                                  through the running server if there is one
 
 environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL`;
 
@@ -67,6 +74,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+  if (command === 'backup') return backup(config.dataDir, positionals[1]);
   let db: Database;
   try {
     db = await Database.open(config.dataDir, { sync: true });
@@ -138,6 +146,38 @@ async function main(): Promise<void> {
   }
   if (!tx.isEmpty) await services.commit(tx);
   await db.close();
+}
+
+/** Asks the running server for the backup; without one, reads the data directory itself. */
+async function backup(dataDir: string, dir: string | undefined): Promise<void> {
+  if (!dir) fail('usage: npm run cli -- backup <dir>');
+  let result: BackupResult;
+  let via = 'the running server';
+  try {
+    result = await requestBackup(dataDir, dir);
+  } catch (error) {
+    if (!(error instanceof ControlUnavailable)) fail(`backup failed: ${(error as Error).message}`);
+    if (!existsSync(join(dataDir, 'CURRENT'))) fail(`no database in ${dataDir}`);
+    let db: Database;
+    try {
+      db = await Database.open(dataDir, { sync: true });
+    } catch (openError) {
+      fail(`cannot open ${dataDir}, and no server answers on its control socket: ${(openError as Error).message}`);
+    }
+    via = 'the data directory (no server running)';
+    try {
+      result = await writeBackup(db, dir);
+    } catch (backupError) {
+      fail(`backup failed: ${(backupError as Error).message}`);
+    } finally {
+      await db.close();
+    }
+  }
+  process.stdout.write(
+    `backup of ${dataDir} written to ${result.dir} from ${via}: ${result.entries} entries ` +
+      `(${result.omitted} of event queues left out), ` +
+      `${(result.bytes / 1048576).toFixed(1)} MiB in ${result.seconds.toFixed(2)} s\n`,
+  );
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -19,6 +19,8 @@ export interface Config {
   queueIdleSeconds: number;
   /** How often expired queues and acknowledged event-log entries are swept. */
   sweepSeconds: number;
+  /** Port of the Prometheus `/metrics` listener (on `host`); undefined: no metrics. 0: any free port. */
+  metricsPort: number | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -54,5 +56,6 @@ export function configFromEnv(env: Env = process.env): Config {
     heartbeatSeconds: int(env, 'PARLEY_HEARTBEAT_SECONDS', 50),
     queueIdleSeconds: int(env, 'PARLEY_QUEUE_IDLE_SECONDS', 600),
     sweepSeconds: int(env, 'PARLEY_SWEEP_SECONDS', 60),
+    metricsPort: env.PARLEY_METRICS_PORT ? int(env, 'PARLEY_METRICS_PORT', 0) : undefined,
   };
 }

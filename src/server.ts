@@ -17,6 +17,11 @@ import { loadUws } from './http/native.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { loadValidators } from './http/validation.js';
 import { createLogger } from './log.js';
+import { openControlChannel } from './ops/control.js';
+import { healthCheck } from './ops/health.js';
+import { serveMetrics } from './ops/metrics-endpoint.js';
+import { ServerMetrics } from './ops/metrics.js';
+import { writeBackup } from './store/backup.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
@@ -33,6 +38,8 @@ export interface StartOptions {
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
+  /** Port of the `/metrics` listener; undefined when PARLEY_METRICS_PORT is unset. */
+  readonly metricsPort: number | undefined;
   readonly services: Services;
   stop(): Promise<void>;
 }
@@ -56,6 +63,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const housekeeping = startHousekeeping(services);
 
   const routes = allRoutes(services, { maxMessageId: (userId) => services.messages.newestMessageId(userId) });
+  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths: routes.map((route) => route.path), queues, db });
   const perSecond = () => clock.now() / 1000;
   const front = new HttpFront<UserRecord>({
     uws,
@@ -71,8 +79,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         }
       : undefined,
     logger,
+    observe: metrics?.observe,
+    health: healthCheck(services),
   });
   const port = await front.listen(config.host, config.port);
+  const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));
+  const control = await openControlChannel(
+    config.dataDir,
+    {
+      backup: async (dir) => {
+        const result = await writeBackup(db, dir);
+        metrics?.backupDone(result, Date.now());
+        logger.info({ dir: result.dir, entries: result.entries, seconds: result.seconds }, 'backup written');
+        return result;
+      },
+    },
+    logger,
+  );
   const url = config.port === port ? config.externalUrl : config.externalUrl.replace(/:\d+$/, `:${port}`);
   print(`Parley listening on ${url}`);
 
@@ -80,16 +103,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   return {
     url,
     port,
+    metricsPort: metricsEndpoint?.port,
     services,
     stop() {
       stopping ??= (async () => {
         front.stopAccepting();
+        // No new backups; one in flight fails when the database closes, and leaves nothing behind.
+        const controlClosed = control.close();
         await housekeeping.stop();
         await queues.close();
         await front.idle();
         front.closeConnections();
         actors.stopAll();
         await db.close();
+        metrics?.detach();
+        await Promise.all([controlClosed, metricsEndpoint?.close()]);
       })();
       return stopping;
     },

@@ -56,6 +56,17 @@ export class EventQueues {
     return this.queues.size;
   }
 
+  /** Figures for metrics, counted when asked (a scrape), so the hot paths keep no tallies. */
+  stats(): { queues: number; parkedPolls: number; pendingEvents: number } {
+    let parkedPolls = 0;
+    let pendingEvents = 0;
+    for (const queue of this.queues.values()) {
+      if (queue.state === 'polling') parkedPolls++;
+      pendingEvents += queue.pending.length;
+    }
+    return { queues: this.queues.size, parkedPolls, pendingEvents };
+  }
+
   /** The newest event id handed out so far. */
   get lastEventId(): number {
     return this.counters.current(this.keys.counter('event'));

@@ -13,6 +13,7 @@ const STATUS_LINES: Record<number, string> = {
   413: '413 Payload Too Large',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
 };
 
 export const statusLine = (status: number): string => STATUS_LINES[status] ?? `${status} Status`;

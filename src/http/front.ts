@@ -74,7 +74,17 @@ export interface FrontOptions<P> {
    * route's path pattern (or 'unmatched'), the status and the seconds since the request arrived.
    */
   observe?: (method: string, route: string, status: number, seconds: number) => void;
+  /** Answers `GET /health` (outside /api/v1, no credentials) while the server accepts requests. */
+  health?: () => HealthAnswer;
 }
+
+export interface HealthAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** Non-API path of the health check, as load balancers and orchestrators expect one. */
+const HEALTH_PATH = '/health';
 
 interface Compiled<P> {
   route: Route<P>;
@@ -174,6 +184,10 @@ export class HttpFront<P> implements DeferredWriter {
     const contentLength = req.getHeader('content-length');
     const transferEncoding = req.getHeader('transfer-encoding');
     ex.bodyPending = (contentLength !== '' && contentLength !== '0') || transferEncoding !== '';
+    if (url === HEALTH_PATH && this.options.health) {
+      this.health(ex, method, this.options.health);
+      return;
+    }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
     const path = url.startsWith(API_PREFIX + '/') ? url.slice(API_PREFIX.length) : undefined;
     const match = path === undefined ? undefined : this.router.match(path);
@@ -268,6 +282,19 @@ export class HttpFront<P> implements DeferredWriter {
       drained += chunk.byteLength;
       if (isLast || drained > DRAIN_LIMIT_BYTES) this.write(ex, status, body, headers, true);
     });
+  }
+
+  private health(ex: Exchange, method: string, check: () => HealthAnswer): void {
+    ex.route = HEALTH_PATH;
+    if (method === 'OPTIONS') return this.answerAfterBody(ex, 204, '', { Allow: 'GET, HEAD' });
+    if (method !== 'GET' && method !== 'HEAD') {
+      const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD'] });
+      return this.answerAfterBody(ex, 405, body, { Allow: 'GET, HEAD' });
+    }
+    const answer = this.accepting
+      ? check()
+      : { status: 503, body: { result: 'error', code: 'BAD_REQUEST', msg: 'Server is shutting down', status: 'stopping' } };
+    this.answerAfterBody(ex, answer.status, JSON.stringify(answer.body), { 'Cache-Control': 'no-store' });
   }
 
   private authenticate(ex: Exchange, route: Route<P>, authorization: string): P | undefined {

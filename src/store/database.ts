@@ -21,6 +21,12 @@ type QueuedOp = ({ type: 'put'; key: string; value: Buffer } | { type: 'del'; ke
   source: unknown;
 };
 
+/** Pages of raw entries from one snapshot; an empty page means the end. */
+export interface SnapshotReader {
+  next(size: number): Promise<[Buffer, Buffer][]>;
+  close(): Promise<void>;
+}
+
 /** A committed batch's caller: told when it is durable, or rolled back and told why not. */
 type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined };
 const DELETED = Symbol('deleted');
@@ -113,6 +119,16 @@ export class Database {
     } finally {
       await iterator.close();
     }
+  }
+
+  /**
+   * A reader of every raw entry (key and value bytes, undecoded) in one LevelDB snapshot taken
+   * by this call: it holds every batch acknowledged before and nothing written after (backups).
+   * The caller must close it.
+   */
+  snapshot(): SnapshotReader {
+    const iterator = this.db.iterator<Buffer, Buffer>({ keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    return { next: (size) => iterator.nextv(size), close: () => iterator.close() };
   }
 
   /**

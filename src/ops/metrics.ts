@@ -1,0 +1,127 @@
+/**
+ * The server's Prometheus metrics: requests and latency per route, event queues and parked
+ * polls, store writes, backups, and prom-client's process figures, in one registry per server.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EventQueues } from '../events/queues.js';
+import type { BackupResult } from '../store/backup.js';
+import type { Database } from '../store/database.js';
+
+export interface MetricsSources {
+  /** Path patterns of every API route: the only values the `route` label may take, with /health. */
+  routePaths: Iterable<string>;
+  queues: EventQueues;
+  db: Database;
+}
+
+/** Methods a label may name; anything else a client sends is counted as OTHER, so labels stay few. */
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const API_PREFIX = '/api/v1';
+
+export class ServerMetrics {
+  /** Per server, not prom-client's global registry: tests run several servers in one process. */
+  readonly registry = new Registry();
+  private readonly routes: Set<string>;
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly latency: Histogram<'method' | 'route'>;
+  private readonly lastBackup: Gauge;
+  private readonly backupSeconds: Gauge;
+
+  constructor(private readonly sources: MetricsSources) {
+    const registers = [this.registry];
+    this.routes = new Set([...sources.routePaths, '/health']);
+    collectDefaultMetrics({ register: this.registry });
+    this.requests = new Counter({
+      name: 'parley_http_requests_total',
+      help: 'Answered HTTP requests by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'parley_http_request_duration_seconds',
+      help: 'Time from a request to its answer, by method and route pattern (GET /events includes the long-poll wait).',
+      labelNames: ['method', 'route'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30, 60],
+      registers,
+    });
+    const { queues, db } = sources;
+    new Gauge({
+      name: 'parley_event_queues',
+      help: 'Registered event queues.',
+      registers,
+      collect() {
+        this.set(queues.stats().queues);
+      },
+    });
+    new Gauge({
+      name: 'parley_parked_polls',
+      help: 'GET /events requests waiting for an event.',
+      registers,
+      collect() {
+        this.set(queues.stats().parkedPolls);
+      },
+    });
+    new Gauge({
+      name: 'parley_event_queue_pending_events',
+      help: 'Events held by all queues, not yet acknowledged by their clients.',
+      registers,
+      collect() {
+        this.set(queues.stats().pendingEvents);
+      },
+    });
+    const flushOps = new Histogram({
+      name: 'parley_store_batch_ops',
+      help: 'Operations per LevelDB write (group commit: every batch queued in one turn goes in one write).',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000, 20000],
+      registers,
+    });
+    const flushSeconds = new Histogram({
+      name: 'parley_store_write_seconds',
+      help: 'Duration of each LevelDB write, sync to disk included when PARLEY_SYNC is on.',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    db.onFlush = (ops, seconds) => {
+      flushOps.observe(ops);
+      flushSeconds.observe(seconds);
+    };
+    this.lastBackup = new Gauge({
+      name: 'parley_backup_last_success_timestamp_seconds',
+      help: 'Unix time when the last successful online backup finished (0: none since start).',
+      registers,
+    });
+    this.backupSeconds = new Gauge({
+      name: 'parley_backup_last_duration_seconds',
+      help: 'How long the last successful online backup took.',
+      registers,
+    });
+  }
+
+  /** HttpFront's `observe` hook. */
+  readonly observe = (method: string, route: string, status: number, seconds: number): void => {
+    const name = METHODS.has(method) ? method : 'OTHER';
+    const path = route.startsWith(API_PREFIX + '/') ? route.slice(API_PREFIX.length) : route;
+    const label = this.routes.has(path) ? path : 'unmatched';
+    this.requests.inc({ method: name, route: label, status: String(status) });
+    this.latency.observe({ method: name, route: label }, seconds);
+  };
+
+  backupDone(result: BackupResult, finishedAtMs: number): void {
+    this.lastBackup.set(finishedAtMs / 1000);
+    this.backupSeconds.set(result.seconds);
+  }
+
+  /** Exposition text for a scrape. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** Stops feeding the registry (the server is stopping). */
+  detach(): void {
+    if (this.sources.db.onFlush) this.sources.db.onFlush = undefined;
+  }
+}
