@@ -58,9 +58,10 @@ const NOT_FOR_GUESTS = bad('Not allowed for guest users');
  * error of the REST API as `UNAUTHORIZED` (decorator.py, `raise UnauthorizedError(e.msg)`); the branch
  * fixing that changes the two codes below to 'UNAUTHORIZED', messages unchanged.
  */
+// Zulip's REST API wraps every credential error as UNAUTHORIZED (authenticated_rest_api_view).
 export const CREDENTIAL_ERRORS: Record<'deactivated' | 'wrongKey' | 'none', Outcome> = {
-  deactivated: { status: 401, code: 'USER_DEACTIVATED', msg: 'Account is deactivated' },
-  wrongKey: { status: 401, code: 'INVALID_API_KEY', msg: 'Invalid API key' },
+  deactivated: { status: 401, code: 'UNAUTHORIZED', msg: 'Account is deactivated' },
+  wrongKey: { status: 401, code: 'UNAUTHORIZED', msg: 'Invalid API key' },
   none: { status: 401, code: 'UNAUTHORIZED', msg: 'Not logged in: API authentication or user session required' },
 };
 
