@@ -1,8 +1,7 @@
 /** Deleting a message: who may delete what and when, and the `delete_message` event. */
-import { settingIncludes } from '../domain/groups.js';
+import { mayDeleteMessage, refusalError } from '../domain/permissions.js';
 import { badRequest } from '../domain/errors.js';
 import type { MessageRecord } from '../domain/messages.js';
-import { realmGroupSetting, realmSetting } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
@@ -13,16 +12,9 @@ import { requireMessage } from '../queries/message-access.js';
 
 function checkMayDelete(services: Services, user: UserRecord, record: MessageRecord): void {
   const { org } = services;
-  const inSetting = (value: Parameters<typeof settingIncludes>[1] | undefined) => value !== undefined && settingIncludes(user.id, value, org.groups);
-  if (inSetting(realmGroupSetting(org.realm, 'can_delete_any_message_group'))) return;
   const channel = record.type === 'stream' ? org.channels.get(record.channelId!) : undefined;
-  if (inSetting(channel?.settings.can_delete_any_message_group)) return;
-  const sender = org.users.get(record.senderId);
-  const own = record.senderId === user.id || (sender?.isBot && sender.botOwnerId === user.id);
-  const mayDeleteOwn = inSetting(realmGroupSetting(org.realm, 'can_delete_own_message_group')) || inSetting(channel?.settings.can_delete_own_message_group);
-  if (!own || !mayDeleteOwn) throw badRequest("You don't have permission to delete this message");
-  const limit = realmSetting(org.realm, 'message_content_delete_limit_seconds');
-  if (limit !== null && unixSeconds(services.clock) - record.timestamp > limit) throw badRequest('The time limit for deleting this message has passed');
+  const refusal = mayDeleteMessage(user, record, org.users.get(record.senderId), channel, org.realm, org.groups, unixSeconds(services.clock));
+  if (refusal) throw refusalError(refusal);
 }
 
 export async function deleteMessage(services: Services, user: UserRecord, messageId: number): Promise<void> {

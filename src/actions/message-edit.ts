@@ -1,47 +1,19 @@
 /** Editing and moving messages: content edits, topic edits and moves between channels with their permissions and time limits, the edit history, the `update_message` event and the notices. */
-import { createHash } from 'node:crypto';
-import { settingIncludes } from '../domain/groups.js';
-import { ApiError, badRequest } from '../domain/errors.js';
+import { planEdit, type EditRequest, type PropagateMode } from '../domain/message-edit.js';
+import { mentionFlags, mentionsOf } from '../domain/mentions.js';
 import { Flag, MENTION_BITS, type EditRecord, type MessageRecord } from '../domain/messages.js';
-import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting, realmSetting } from '../domain/realm.js';
-import { isAdmin, isModerator } from '../domain/roles.js';
-import { normalizeContent, normalizeTopic, RESOLVED_TOPIC_PREFIX, topicKey, topicResolutionChange } from '../domain/topics.js';
+import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
-import { LIMITS } from '../domain/versions.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import { channelSlug, encodeHashComponent } from '../domain/channels.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import { Transaction } from '../store/transaction.js';
-import { accessChannelById } from '../queries/channel-access.js';
 import { messageAudience } from '../queries/message-audience.js';
 import { newestInTopic, topicMessages } from '../queries/topics.js';
 import { requireMessage } from '../queries/message-access.js';
-import { checkMaySendToChannel } from '../queries/channel-access.js';
 import { notify, silentMention, topicLink } from './notifications.js';
-
-/** Zulip allows edits a little past the limit, for the time it takes to type them. */
-const EDIT_GRACE_SECONDS = 20;
-
-type PropagateMode = 'change_one' | 'change_later' | 'change_all';
-
-export interface EditRequest {
-  content?: string;
-  topic?: string;
-  streamId?: number;
-  propagateMode: PropagateMode;
-  notifyOldThread: boolean;
-  notifyNewThread: boolean;
-  prevContentSha256?: string;
-}
-
-function inGroupSetting(services: Services, user: UserRecord, setting: string): boolean {
-  return settingIncludes(user.id, realmGroupSetting(services.org.realm, setting), services.org.groups);
-}
-
-function withinLimit(services: Services, sentAt: number, limit: number | null): boolean {
-  return limit === null || unixSeconds(services.clock) - sentAt <= limit + EDIT_GRACE_SECONDS;
-}
+import { channelReadable } from '../queries/channel-access.js';
 
 /** The messages a move takes along: this one, those after it in its topic, or the whole topic. */
 async function messagesToMove(services: Services, record: MessageRecord, mode: PropagateMode): Promise<MessageRecord[]> {
@@ -52,65 +24,21 @@ async function messagesToMove(services: Services, record: MessageRecord, mode: P
 
 export async function editMessage(services: Services, user: UserRecord, messageId: number, request: EditRequest) {
   const { org, messages } = services;
-  const realm = org.realm;
   const { record } = requireMessage(services, user, messageId);
   const channel = record.type === 'stream' ? org.channels.get(record.channelId!) : undefined;
-  if (channel?.isArchived) throw badRequest('Invalid message(s)');
-
-  if (request.content !== undefined) {
-    if (!realmSetting(realm, 'allow_message_editing')) throw badRequest('Your organization has turned off message editing');
-    if (record.senderId !== user.id) throw badRequest("You don't have permission to edit this message");
-    if (!withinLimit(services, record.timestamp, realmSetting(realm, 'message_content_edit_limit_seconds'))) {
-      throw badRequest('The time limit for editing this message has passed');
-    }
-  }
-  let newTopic: string | undefined;
-  if (request.topic !== undefined) {
-    newTopic = normalizeTopic(request.topic, { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-    // As Zulip: the current topic (a direct message's is '') is no change.
-    if (newTopic === (record.topic ?? '')) newTopic = undefined;
-  }
-  let newChannel: ChannelRecord | undefined;
-  if (request.streamId !== undefined && record.type === 'stream' && request.streamId === record.channelId) request.streamId = undefined;
-  if (request.content === undefined && newTopic === undefined && request.streamId === undefined) throw badRequest('Nothing to change');
-  if (record.type === 'private' && request.streamId !== undefined) throw badRequest('Direct messages cannot be moved to channels.');
-  if (record.type === 'private' && newTopic !== undefined) throw badRequest('Direct messages cannot have topics.');
-  if (request.propagateMode !== 'change_one' && newTopic === undefined && request.streamId === undefined) {
-    throw badRequest('Invalid propagate_mode without topic edit');
-  }
-  if (newTopic !== undefined && (newTopic === RESOLVED_TOPIC_PREFIX.trim() || newTopic === RESOLVED_TOPIC_PREFIX + EMPTY_TOPIC_DISPLAY_NAME)) {
-    throw badRequest('General chat cannot be marked as resolved');
-  }
-  if (request.streamId !== undefined && request.content !== undefined) throw badRequest('Cannot change message content while changing channel');
-  if (request.prevContentSha256 !== undefined && request.prevContentSha256 !== createHash('sha256').update(record.content).digest('hex')) {
-    throw new ApiError('EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.", 400, { field_name: 'prev_content_sha256' });
-  }
-  let content: string | undefined;
-  if (request.content !== undefined) content = normalizeContent(request.content.trim() === '' ? '(deleted)' : request.content, LIMITS.maxMessageLength);
-
-  const resolution = newTopic !== undefined ? topicResolutionChange(record.topic!, newTopic) : undefined;
-  if (newTopic !== undefined) {
-    if (resolution) {
-      if (!inGroupSetting(services, user, 'can_resolve_topics_group')) throw badRequest("You don't have permission to resolve topics in this channel.");
-    } else {
-      if (!isAdmin(user.role) && !inGroupSetting(services, user, 'can_move_messages_between_topics_group')) {
-        throw badRequest("You don't have permission to edit this message");
-      }
-      if (!isModerator(user.role) && !withinLimit(services, record.timestamp, realmSetting(realm, 'move_messages_within_stream_limit_seconds'))) {
-        throw badRequest("The time limit for editing this message's topic has passed.");
-      }
-    }
-  }
-  if (request.streamId !== undefined) {
-    if (!isAdmin(user.role) && !inGroupSetting(services, user, 'can_move_messages_between_channels_group')) {
-      throw badRequest("You don't have permission to move this message");
-    }
-    newChannel = accessChannelById(services, user, request.streamId);
-    checkMaySendToChannel(services, user, newChannel);
-    if (!isModerator(user.role) && !withinLimit(services, record.timestamp, realmSetting(realm, 'move_messages_between_streams_limit_seconds'))) {
-      throw badRequest("The time limit for editing this message's channel has passed");
-    }
-  }
+  const { content, newTopic, newChannel, resolution } = planEdit(request, {
+    user,
+    record,
+    channel,
+    realm: org.realm,
+    groups: org.groups,
+    now: unixSeconds(services.clock),
+    target: (channelId) => {
+      const target = org.channels.get(channelId);
+      const subscribed = (userId: number | null) => target !== undefined && userId !== null && services.subscriptions.isSubscribed(userId, target.id);
+      return { channel: target, subscribed: subscribed(user.id), ownerSubscribed: subscribed(user.botOwnerId) };
+    },
+  });
 
   const moving = newTopic !== undefined || newChannel !== undefined;
   const moved = moving ? await messagesToMove(services, record, request.propagateMode) : [record];
@@ -140,15 +68,13 @@ export async function editMessage(services: Services, user: UserRecord, messageI
         entry.prevContent = message.content;
         entry.prevRenderedContent = message.renderedContent;
         updated = { ...updated, content, renderedContent: rendered.html };
-        const mentioned = new Set(rendered.mentionedUserIds);
+        const mentions = mentionsOf(rendered, org.groups);
+        const participants = message.type === 'stream' ? new Set(messages.topic(message.channelId!, topicKey(message.topic!))?.participants ?? []) : undefined;
         for (const userId of message.userIds) {
           const flags = messages.flags(userId, message.id);
           if (flags === undefined) continue;
-          let next = flags & ~(Flag.mentioned | Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned);
-          if (mentioned.has(userId)) next |= Flag.mentioned;
-          if (rendered.streamWildcard) next |= Flag.stream_wildcard_mentioned;
-          if (rendered.topicWildcard) next |= Flag.topic_wildcard_mentioned;
-          if ((next & MENTION_BITS) !== (flags & MENTION_BITS)) messages.setFlags(userId, message.id, flags, next, tx);
+          const next = (flags & ~MENTION_BITS) | mentionFlags(userId, mentions, participants === undefined || participants.has(userId));
+          if (next !== flags) messages.setFlags(userId, message.id, flags, next, tx);
         }
       }
       if (moving && message.type === 'stream') {
@@ -216,9 +142,17 @@ export async function editMessage(services: Services, user: UserRecord, messageI
         event.topic_links = [];
       }
     }
+    // As Zulip: whoever cannot read the new channel loses the messages, and is told only that
+    // they were deleted, never where they went.
+    const losing = newChannel ? [...audience].filter((userId) => !mayStillRead(services, userId, newChannel)) : [];
+    for (const userId of losing) audience.delete(userId);
     const flags = new Map<number, number>();
     for (const userId of audience) flags.set(userId, messages.flags(userId, current.id) ?? Flag.read);
     tx.emit(event, [...audience], { flags });
+    if (losing.length > 0) {
+      const ids = moved.map((m) => m.id).sort((a, b) => a - b);
+      tx.emit({ type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: oldChannelId, topic: oldTopic }, losing);
+    }
 
     if (moving && current.type === 'stream') {
       const where = { channel: targetChannel!, topic: targetTopic! };
@@ -278,4 +212,10 @@ function moveTopicBookkeeping(
 /** Zulip's stream_message_url: a link to a message in its (new) conversation. */
 function messageUrl(realmUrl: string, channel: ChannelRecord, topic: string, messageId: number): string {
   return `${realmUrl}/#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
+}
+
+/** Whether a user who held a moved message may read it in the channel it moved to. */
+function mayStillRead(services: Services, userId: number, channel: ChannelRecord): boolean {
+  const user = services.org.users.get(userId);
+  return user !== undefined && channelReadable(services, user, channel);
 }

@@ -3,9 +3,10 @@
  * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
  * Used by POST /messages and by the notification bot (moderation reports).
  */
+import { mentionFlags, mentionsOf } from '../domain/mentions.js';
+import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
-import { groupMembers } from '../domain/groups.js';
 import type { RenderedMessage } from '../domain/markdown/index.js';
 import { conversationKey, Flag, type MessageRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
@@ -15,9 +16,8 @@ import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
-import { settingIncludes } from '../domain/groups.js';
 import { ApiError, badRequest } from '../domain/errors.js';
-import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting, realmSetting } from '../domain/realm.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
 import { normalizeContent, normalizeTopic } from '../domain/topics.js';
 import { LIMITS } from '../domain/versions.js';
 import { channelFromTo, usersFromTo } from '../queries/addressees.js';
@@ -130,17 +130,12 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   messages.save(record, tx);
   messages.index(record, key, tx);
 
-  // Group mentions reach every member; wildcard mentions everyone in the conversation.
-  const mentioned = new Set(rendered.mentionedUserIds);
-  for (const groupId of rendered.mentionedGroupIds) for (const userId of groupMembers(groupId, org.groups)) mentioned.add(userId);
-  if (rendered.streamWildcard) baseFlags |= Flag.stream_wildcard_mentioned;
-
+  const mentions = mentionsOf(rendered, org.groups);
+  const mentioned = mentions.users;
   const flagsOf = new Map<number, number>();
   for (const userId of recipients) {
-    let flags = baseFlags;
+    let flags = baseFlags | mentionFlags(userId, mentions, destination.type === 'private' || topicParticipants!.has(userId));
     if ((userId === sender.id && out.readBySender) || userId === out.readBy) flags |= Flag.read;
-    if (mentioned.has(userId)) flags |= Flag.mentioned;
-    if (rendered.topicWildcard && (destination.type === 'private' || topicParticipants!.has(userId))) flags |= Flag.topic_wildcard_mentioned;
     messages.setFlags(userId, id, undefined, flags, tx);
     flagsOf.set(userId, flags);
   }
@@ -178,8 +173,6 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   return written;
 }
 
-/** Channels with more subscribers (topics with more participants) restrict wildcard mentions. */
-export const WILDCARD_MENTION_THRESHOLD = 15;
 
 /** Clients used by people (not scripts): their own messages start read. */
 const HUMAN_CLIENTS = new Set(['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android']);
@@ -205,7 +198,6 @@ export async function sendMessage(services: Services, sender: UserRecord, client
   const content = normalizeContent(request.content, LIMITS.maxMessageLength);
   let destination: Destination;
   const rendered = services.render(content);
-  const mayMentionMany = () => settingIncludes(sender.id, realmGroupSetting(org.realm, 'can_mention_many_users_group'), org.groups);
   if (request.type === 'stream' || request.type === 'channel') {
     const channel = channelFromTo(services, request.to);
     if (request.topic === undefined) throw badRequest('Missing topic');
@@ -216,16 +208,13 @@ export async function sendMessage(services: Services, sender: UserRecord, client
       });
     }
     checkMaySendToChannel(services, sender, channel);
-    if (rendered.streamWildcard && services.subscriptions.subscribersOf(channel.id).size > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
-      throw new ApiError('STREAM_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use channel wildcard mentions in this channel.');
-    }
-    if (rendered.topicWildcard) {
-      const participants = new Set(services.messages.topic(channel.id, topicKey(topic))?.participants ?? []);
-      participants.add(sender.id);
-      if (participants.size > WILDCARD_MENTION_THRESHOLD && !mayMentionMany()) {
-        throw new ApiError('TOPIC_WILDCARD_MENTION_NOT_ALLOWED', 'You do not have permission to use topic wildcard mentions in this topic.');
-      }
-    }
+    const mentionRefusal = mayUseWildcardMentions(sender, org.realm, org.groups, {
+      streamWildcard: rendered.streamWildcard,
+      topicWildcard: rendered.topicWildcard,
+      channelSubscriberCount: rendered.streamWildcard ? services.subscriptions.subscribersOf(channel.id).size : 0,
+      topicParticipants: rendered.topicWildcard ? (services.messages.topic(channel.id, topicKey(topic))?.participants ?? []) : [],
+    });
+    if (mentionRefusal) throw refusalError(mentionRefusal);
     destination = { type: 'stream', channel, topic };
   } else {
     const recipients = usersFromTo(services, request.to);

@@ -2,6 +2,7 @@
  * Writes of channels and subscriptions, with the events they produce: creating a channel,
  * subscribing and unsubscribing users.
  */
+import { mayAddSubscribers, mayCreateChannel, mayRemoveSubscribers, maySubscribe, refusalError } from '../domain/permissions.js';
 import { defaultChannelSettings, type ChannelRecord } from '../domain/channel-record.js';
 import { pickChannelColor } from '../domain/channels.js';
 import type { UserRecord } from '../domain/users.js';
@@ -12,9 +13,6 @@ import { channelReadable, channelVisible, usersWhoSeeChannel } from '../queries/
 import { channelObject, subscriptionObject } from '../queries/subscription-format.js';
 import { checkChannelName, isHexColor } from '../domain/channels.js';
 import { badRequest } from '../domain/errors.js';
-import { realmGroupSetting } from '../domain/realm.js';
-import { settingIncludes } from '../domain/groups.js';
-import { isAdmin, isGuest } from '../domain/roles.js';
 import { codePointLength } from '../domain/topics.js';
 import { LIMITS } from '../domain/versions.js';
 
@@ -153,10 +151,6 @@ function resolvePrincipals(services: Services, principals: (string | number)[] |
   });
 }
 
-function mayHold(services: Services, user: UserRecord, setting: string): boolean {
-  return settingIncludes(user.id, realmGroupSetting(services.org.realm, setting), services.org.groups);
-}
-
 export interface SubscribeOptions {
   inviteOnly: boolean;
   isDefault: boolean;
@@ -166,7 +160,8 @@ export interface SubscribeOptions {
 
 /** Subscribes in `tx` (creating missing channels); shared by POST and the legacy PATCH. */
 function subscribeIn(services: Services, tx: Transaction, actor: UserRecord, requests: SubscriptionRequest[], principals: (string | number)[] | undefined, options: SubscribeOptions) {
-  if (isGuest(actor.role)) throw badRequest('Not allowed for guest users');
+  const guestRefusal = maySubscribe(actor);
+  if (guestRefusal) throw refusalError(guestRefusal);
   const { org } = services;
   const channels: ChannelRecord[] = [];
   const created = new Set<number>();
@@ -183,10 +178,8 @@ function subscribeIn(services: Services, tx: Transaction, actor: UserRecord, req
     }
     let channel = org.channels.byName(name);
     if (!channel) {
-      const needed = options.inviteOnly ? 'can_create_private_channel_group' : 'can_create_public_channel_group';
-      if (!mayHold(services, actor, needed)) throw badRequest('Insufficient permission');
-      if (options.isDefault && !isAdmin(actor.role)) throw badRequest('Insufficient permission');
-      if (options.isDefault && options.inviteOnly) throw badRequest('A default channel cannot be private.');
+      const refusal = mayCreateChannel(actor, org.realm, org.groups, { inviteOnly: options.inviteOnly, isDefault: options.isDefault });
+      if (refusal) throw refusalError(refusal);
       channel = createChannel(services, tx, {
         name,
         description,
@@ -205,11 +198,8 @@ function subscribeIn(services: Services, tx: Transaction, actor: UserRecord, req
     if (request.color !== undefined) colors.set(channel.id, request.color);
   }
   const users = resolvePrincipals(services, principals, actor);
-  const others = users.some((user) => user.id !== actor.id);
-  if (others) {
-    const allowed = isAdmin(actor.role) || mayHold(services, actor, 'can_add_subscribers_group');
-    if (!allowed && channels.some((channel) => !created.has(channel.id))) throw badRequest('Insufficient permission');
-  }
+  const addRefusal = mayAddSubscribers(actor, org.realm, org.groups, { principals: users, includesExistingChannel: channels.some((channel) => !created.has(channel.id)) });
+  if (addRefusal) throw refusalError(addRefusal);
   const result = subscribeUsers(services, tx, users, channels, colors);
   const response: Record<string, unknown> = { subscribed: result.subscribed, already_subscribed: result.alreadySubscribed };
   if (!options.authorizationErrorsFatal) response.unauthorized = unauthorized;
@@ -223,9 +213,8 @@ function unsubscribeIn(services: Services, tx: Transaction, actor: UserRecord, n
   if (missing.length > 0) throw badRequest(`Channel(s) (${missing.join(', ')}) do not exist`);
   const channels = names.map((name) => org.channels.byName(name.trim())!);
   const users = resolvePrincipals(services, principals, actor);
-  if (users.some((user) => user.id !== actor.id && user.botOwnerId !== actor.id) && !isAdmin(actor.role)) {
-    throw badRequest('Insufficient permission');
-  }
+  const removeRefusal = mayRemoveSubscribers(actor, users);
+  if (removeRefusal) throw refusalError(removeRefusal);
   const result = unsubscribeUsers(services, tx, users, channels);
   return { removed: result.removed, not_removed: result.notRemoved };
 }

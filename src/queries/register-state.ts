@@ -1,8 +1,8 @@
 /** The initial state `POST /register` returns, per fetched event type. */
+import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { avatarUrlFor } from '../domain/avatar.js';
-import { EMPTY_TOPIC_DISPLAY_NAME, realmGroupSetting } from '../domain/realm.js';
-import { settingIncludes } from '../domain/groups.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../domain/roles.js';
 import {
   AVAILABLE_NOTIFICATION_SOUNDS,
@@ -99,7 +99,7 @@ function realmUserState(services: Services, request: StateRequest): Record<strin
     else (other.isActive ? active : inactive).push(object);
   }
   const ownAvatar = avatarUrlFor(user, { clientGravatar: false, emailIsPublic: true, realmUrl: org.url })!;
-  const may = (setting: string) => settingIncludes(user.id, realmGroupSetting(org.realm, setting), org.groups);
+  const may = (setting: string) => inRealmGroupSetting(user, org.realm, setting, org.groups);
   const canCreatePublic = may('can_create_public_channel_group');
   const canCreatePrivate = may('can_create_private_channel_group');
   const canCreateWebPublic = may('can_create_web_public_channel_group');
@@ -114,7 +114,7 @@ function realmUserState(services: Services, request: StateRequest): Record<strin
     can_create_public_streams: canCreatePublic,
     can_create_web_public_streams: canCreateWebPublic,
     can_create_streams: canCreatePrivate || canCreatePublic || canCreateWebPublic,
-    can_subscribe_other_users: isAdmin(user.role) || may('can_add_subscribers_group'),
+    can_subscribe_other_users: maySubscribeOthers(user, org.realm, org.groups),
     can_invite_others_to_realm: may('can_invite_users_group'),
     is_admin: isAdmin(user.role),
     is_owner: isOwner(user.role),
