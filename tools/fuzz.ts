@@ -19,12 +19,15 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     'exclude-methods': { type: 'string', default: '' },
     'restart-every': { type: 'string', default: '20000' },
+    /** Stop early after this many seconds (the figures then cover the requests sent). */
+    seconds: { type: 'string' },
   },
 });
 const total = Number(values.requests);
 const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
 const excludeMethods = values['exclude-methods'].split(',').map((m) => m.trim()).filter(Boolean);
 const restartEvery = Number(values['restart-every']);
+const deadline = values.seconds !== undefined ? Date.now() + Number(values.seconds) * 1000 : Infinity;
 const schemas = loadSchemas(SCHEMA_DIR);
 
 console.log(`fuzz: ${total} requests, seed ${seed}${excludeMethods.length ? `, methods excluded: ${excludeMethods.join(', ')}` : ''}`);
@@ -33,12 +36,13 @@ const all: FuzzFigures = { requests: 0, seconds: 0, statuses: new Map(), perRout
 const restartProblems: string[] = [];
 const started = Date.now();
 
-for (let done = 0; done < total; ) {
+for (let done = 0; done < total && Date.now() < deadline; ) {
   const chunk = Math.min(restartEvery, total - done);
   const target = await inProcessTarget(server);
   const figures = await runFuzz(target, {
     seed: seed + done,
     requests: chunk,
+    budgetMs: deadline === Infinity ? undefined : deadline - Date.now(),
     schemas,
     excludeMethods,
     progressEvery: 5000,
@@ -51,7 +55,7 @@ for (let done = 0; done < total; ) {
   }
   all.failures.push(...figures.failures);
   all.requests += figures.requests;
-  done += chunk;
+  done += figures.requests;
 
   const before = await target.watch.durableDigest();
   const mirror = await target.watch.verifyMirror();

@@ -179,9 +179,10 @@ export function summarizeFailures(failures: readonly FuzzFailure[]): string[] {
       ? failure.detail.split(' → ')[1].replace(/\d+/g, '#')
       : failure.detail.replace(/\d+/g, '#').slice(0, 80);
     // Answers that go missing depend on the method and the framing more than on the route.
-    const method = failure.request.method.toUpperCase();
+    const { method } = failure.request;
+    const known = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'];
     const where = failure.property === 'no-answer' && method !== failure.request.route.method
-      ? `method ${['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'].includes(method) ? failure.request.method : 'unknown'}`
+      ? `method ${known.includes(method) ? method : known.includes(method.toUpperCase()) ? `${method} (lower case)` : 'unknown'}`
       : `${failure.request.route.method} ${failure.request.route.path}`;
     const key = `${failure.property} ${where} ${failure.status ?? ''} ${what}`;
     const group = groups.get(key);

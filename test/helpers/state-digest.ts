@@ -223,7 +223,8 @@ export async function restartDifferences(
 ): Promise<StateChange[]> {
   await services.db.drain();
   return [
-    ...diffEntities(before.memory, memoryEntities(services), 'memory'),
+    // A queue whose lifespan ran out is not restored: that is expiry, not a change.
+    ...diffEntities(before.memory, memoryEntities(services), 'memory', ['queue:']),
     ...diffEntities(before.store, await storeHashes(services), 'store'),
   ];
 }
