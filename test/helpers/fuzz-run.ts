@@ -1,0 +1,194 @@
+/**
+ * Runs fuzzed requests one after another against a server and checks every answer: no 5xx,
+ * an answer at all, Zulip's envelope, the server still alive, and nothing changed by a
+ * refused request. (The server runs in this process: if it aborts, so does the run.) Shared by the bounded test (test/http/fuzz.test.ts) and `npm run fuzz`.
+ */
+import { describeChanges, type StateChange } from './state-digest.js';
+import fc from 'fast-check';
+import { describeRequest, requestArbitrary, toWire, type EndpointSchema, type FuzzPools, type FuzzRequest } from './fuzz-requests.js';
+
+/** A server under fuzz: where it answers, what it holds, and whether it is still there. */
+export interface FuzzTarget {
+  readonly url: string;
+  /** Routes, users (with keys) and channels as the server has them now. */
+  pools(): Promise<Pick<FuzzPools, 'routes' | 'users' | 'channels'>>;
+  /** What changed in the server's state since the previous call. */
+  changes(): Promise<StateChange[]>;
+}
+
+export type Property = 'no-answer' | '5xx' | 'envelope' | 'refused-changed';
+
+export interface FuzzFailure {
+  property: Property;
+  /** The seed that generates this request (given the pools of that moment). */
+  seed: number;
+  index: number;
+  request: FuzzRequest;
+  status?: number;
+  detail: string;
+}
+
+export interface FuzzFigures {
+  requests: number;
+  seconds: number;
+  /** Status code (or `no-answer`, `parked`) → count. */
+  statuses: Map<string, number>;
+  /** `METHOD /path` of each route → requests sent to it and how many succeeded. */
+  perRoute: Map<string, { sent: number; succeeded: number }>;
+  failures: FuzzFailure[];
+}
+
+export interface FuzzOptions {
+  seed: number;
+  requests: number;
+  schemas: Map<string, EndpointSchema>;
+  /** Stop sending new requests after this many milliseconds. */
+  budgetMs?: number;
+  excludeMethods?: readonly string[];
+  /** Called every `progressEvery` requests. */
+  onProgress?: (figures: FuzzFigures) => void;
+  progressEvery?: number;
+}
+
+/** A parked long-poll may legitimately not answer within the timeout. */
+const isLongPoll = (r: FuzzRequest) => r.route.path === '/events' && r.route.method === 'GET' && ['GET', 'HEAD'].includes(r.method.toUpperCase());
+
+const REQUEST_TIMEOUT_MS = 15_000;
+const LONG_POLL_TIMEOUT_MS = 2_500;
+
+export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzFigures> {
+  const started = Date.now();
+  const figures: FuzzFigures = { requests: 0, seconds: 0, statuses: new Map(), perRoute: new Map(), failures: [] };
+  const count = (status: string) => figures.statuses.set(status, (figures.statuses.get(status) ?? 0) + 1);
+  const pools: FuzzPools = { ...(await target.pools()), messageIds: [], queueIds: [], topics: [] };
+  await target.changes();
+  let arbitrary = requestArbitrary(pools, options.schemas, { exclude: options.excludeMethods });
+
+  for (let index = 0; index < options.requests; index++) {
+    if (options.budgetMs !== undefined && Date.now() - started > options.budgetMs) break;
+    const seed = (options.seed + index) % 2 ** 31;
+    // The arbitrary is rebuilt as the pools grow (ids learnt from answers, channels created).
+    if (index % 100 === 0 || index === 10) arbitrary = requestArbitrary(pools, options.schemas, { exclude: options.excludeMethods });
+    const request = fc.sample(arbitrary, { seed, numRuns: 1 })[0];
+    const fail = (property: Property, detail: string, status?: number) => figures.failures.push({ property, seed, index, request, status, detail });
+    const wire = toWire(target.url, request);
+    const longPoll = isLongPoll(request);
+    figures.requests++;
+    const routeKey = `${request.route.method} ${request.route.path}`;
+    const perRoute = figures.perRoute.get(routeKey) ?? { sent: 0, succeeded: 0 };
+    figures.perRoute.set(routeKey, perRoute);
+    perRoute.sent++;
+
+    let status: number | undefined;
+    let contentType = '';
+    let text = '';
+    try {
+      const response = await fetch(wire.url, {
+        method: wire.method,
+        headers: wire.headers,
+        body: wire.body,
+        signal: AbortSignal.timeout(longPoll ? LONG_POLL_TIMEOUT_MS : REQUEST_TIMEOUT_MS),
+      });
+      status = response.status;
+      contentType = response.headers.get('content-type') ?? '';
+      text = await response.text();
+    } catch (error) {
+      const timedOut = (error as Error).name === 'TimeoutError';
+      if (longPoll && timedOut) count('parked');
+      else {
+        count('no-answer');
+        fail('no-answer', String((error as Error).cause ?? error));
+      }
+    }
+    if (status === undefined) {
+      await target.changes();
+      continue;
+    }
+    count(String(status));
+    if (status >= 500) fail('5xx', text.slice(0, 300), status);
+    const envelope = envelopeProblem(request, status, contentType, text);
+    if (envelope) fail('envelope', envelope, status);
+
+    const changes = await target.changes();
+    if ((status < 200 || status >= 300) && changes.length > 0) fail('refused-changed', `${status} ${text.slice(0, 160)} → ${describeChanges(changes)}`, status);
+
+    if (status === 200) {
+      perRoute.succeeded++;
+      learn(pools, request, text);
+    }
+    if (index % 100 === 99) Object.assign(pools, await target.pools());
+    if (options.onProgress && index % (options.progressEvery ?? 1000) === (options.progressEvery ?? 1000) - 1) {
+      figures.seconds = (Date.now() - started) / 1000;
+      options.onProgress(figures);
+    }
+  }
+  figures.seconds = (Date.now() - started) / 1000;
+  return figures;
+}
+
+/** Why an answer is not Zulip's envelope, or undefined when it is. */
+export function envelopeProblem(request: FuzzRequest, status: number, contentType: string, text: string): string | undefined {
+  const method = request.method.toUpperCase();
+  if (method === 'HEAD') return text === '' ? undefined : 'a HEAD answer has a body';
+  if (status === 204) return text === '' ? undefined : '204 with a body';
+  if (!contentType.includes('application/json')) return `content-type '${contentType}'`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `not JSON: ${text.slice(0, 80)}`;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return `not an object: ${text.slice(0, 80)}`;
+  const { result, msg, code } = body as Record<string, unknown>;
+  if (typeof msg !== 'string') return `msg is ${typeof msg}`;
+  if (status >= 200 && status < 300) return result === 'success' ? undefined : `${status} with result ${String(result)}`;
+  if (result !== 'error') return `${status} with result ${String(result)}`;
+  // Zulip's "Method Not Allowed" (json_method_not_allowed) is the one error without a code.
+  if (status === 405) return undefined;
+  return typeof code === 'string' ? undefined : `${status} error without a code`;
+}
+
+/** Adds ids and names a successful answer revealed to the pools. */
+function learn(pools: FuzzPools, request: FuzzRequest, text: string): void {
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const add = <T>(list: T[], value: T, max = 200) => {
+    if (list.includes(value)) return;
+    list.push(value);
+    if (list.length > max) list.shift();
+  };
+  if (typeof body.id === 'number' && request.route.path === '/messages') add(pools.messageIds, body.id);
+  if (typeof body.queue_id === 'string') add(pools.queueIds, body.queue_id, 20);
+  if (Array.isArray(body.messages)) {
+    for (const message of body.messages as { id?: unknown; subject?: unknown }[]) {
+      if (typeof message.id === 'number') add(pools.messageIds, message.id);
+      if (typeof message.subject === 'string') add(pools.topics, message.subject, 50);
+    }
+  }
+}
+
+/** Failures grouped by what went wrong where: one line per distinct failure, with a first example. */
+export function summarizeFailures(failures: readonly FuzzFailure[]): string[] {
+  const groups = new Map<string, { count: number; first: FuzzFailure; where: string }>();
+  for (const failure of failures) {
+    const what = failure.property === 'refused-changed'
+      ? failure.detail.split(' → ')[1].replace(/\d+/g, '#')
+      : failure.detail.replace(/\d+/g, '#').slice(0, 80);
+    // Answers that go missing depend on the method and the framing more than on the route.
+    const { method } = failure.request;
+    const known = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'];
+    const where = failure.property === 'no-answer' && method !== failure.request.route.method
+      ? `method ${known.includes(method) ? method : known.includes(method.toUpperCase()) ? `${method} (lower case)` : 'unknown'}`
+      : `${failure.request.route.method} ${failure.request.route.path}`;
+    const key = `${failure.property} ${where} ${failure.status ?? ''} ${what}`;
+    const group = groups.get(key);
+    if (group) group.count++;
+    else groups.set(key, { count: 1, first: failure, where });
+  }
+  return [...groups.values()].map(({ count, first, where }) =>
+    `${first.property} ×${count} on ${where}: ${first.detail}\n    seed ${first.seed} (request #${first.index}): ${describeRequest(first.request)}`);
+}
