@@ -10,6 +10,7 @@ import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import type { Organization } from './store/organization.js';
 import type { Transaction } from './store/transaction.js';
+import type { UserRecord } from './domain/users.js';
 import type { Synchronous } from './store/write.js';
 import type { SubscriptionBook } from './actors/subscription-book.js';
 import type { MessageStore } from './store/messages.js';
@@ -37,7 +38,11 @@ export interface Services {
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */
-  render(content: string): RenderedMessage;
+  /**
+   * Renders Zulip Markdown. With `author`, channel links resolve only to channels the author may
+   * read (as Zulip's mention lookup with its acting user), so a link never reveals a private channel.
+   */
+  render(content: string, author?: UserRecord): RenderedMessage;
   /**
    * The one way a request changes state: runs `change` (synchronous: validate, change memory,
    * fill the transaction), then writes it as one atomic batch with its events in the event

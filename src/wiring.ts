@@ -3,6 +3,8 @@
  * subscription index derived, the message store and the Markdown renderer bound to the
  * organization's names. Used by the server and the admin CLI.
  */
+import { canAccessContent, type ChannelRecord } from './domain/channel-record.js';
+import type { UserRecord } from './domain/users.js';
 import type { Logger } from 'pino';
 import { ActorRegistry } from './actors/registry.js';
 import { ActorSnapshots } from './store/actor-snapshots.js';
@@ -31,8 +33,11 @@ export interface ServiceParts {
   clock: Clock;
 }
 
-/** Names the renderer can resolve: active users, active groups, channels. */
-export function markdownContext(org: Organization): MarkdownContext {
+/**
+ * Names the renderer can resolve: active users, active groups, channels. `readable` narrows the
+ * channels to those the message's author may read, when there is an author.
+ */
+export function markdownContext(org: Organization, readable: (channel: ChannelRecord) => boolean = () => true): MarkdownContext {
   const byName = new Map<string, { id: number; fullName: string }[]>();
   let builtAt = -1;
   const usersByName = (name: string) => {
@@ -62,7 +67,7 @@ export function markdownContext(org: Organization): MarkdownContext {
     },
     channelByName: (name) => {
       const channel = org.channels.byName(name);
-      return channel ? { id: channel.id, name: channel.name } : undefined;
+      return channel && readable(channel) ? { id: channel.id, name: channel.name } : undefined;
     },
   };
 }
@@ -77,7 +82,9 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   await actors.restore();
   const subscriptions = new SubscriptionBook(actors);
   subscriptions.rebuildIndex();
-  const context = markdownContext(org);
+  // The author of the message being rendered; rendering is synchronous, so one slot serves.
+  let author: UserRecord | undefined;
+  const context = markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id)));
   const messages = new MessageStore(db, org.id);
   const clock = parts.clock;
   const queues = new EventQueues(db, org.keys, parts.counters, {
@@ -104,7 +111,14 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     queues,
     presence: new PresenceBook(),
     startedAt: Math.floor(clock.now() / 1000),
-    render: (content) => renderMarkdown(content, context),
+    render: (content, by) => {
+      author = by;
+      try {
+        return renderMarkdown(content, context);
+      } finally {
+        author = undefined;
+      }
+    },
     write: (change) => runWrite(commit, change),
     commit,
   };

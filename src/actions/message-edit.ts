@@ -53,7 +53,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   const current = services.messages.get(record.id)!;
   const now = unixSeconds(services.clock);
   await services.write((tx) => {
-    const rendered = content !== undefined ? services.render(content) : undefined;
+    const rendered = content !== undefined ? services.render(content, user) : undefined;
     const oldChannelId = current.channelId;
     const oldTopic = current.topic;
     const targetChannel = newChannel ?? channel;

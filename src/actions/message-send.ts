@@ -197,9 +197,9 @@ export async function sendMessage(services: Services, sender: UserRecord, client
   const { org } = services;
   const content = normalizeContent(request.content, LIMITS.maxMessageLength);
   let destination: Destination;
-  const rendered = services.render(content);
+  const rendered = services.render(content, sender);
   if (request.type === 'stream' || request.type === 'channel') {
-    const channel = channelFromTo(services, request.to);
+    const channel = channelFromTo(services, request.to, sender);
     if (request.topic === undefined) throw badRequest('Missing topic');
     const topic = normalizeTopic(request.topic, { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
     if (topic === '' && (realmSetting(org.realm, 'mandatory_topics') || channel.topicsPolicy === 'disable_empty_topic')) {

@@ -90,6 +90,14 @@ function encodingOf(schema: PropertySchema): Encoding {
   return schema.type === 'string' ? 'raw' : 'json';
 }
 
+/** Whether every string inside a JSON value is well-formed UTF-16 (no lone surrogates). */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return (value as string & { isWellFormed(): boolean }).isWellFormed();
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value !== null && typeof value === 'object') return Object.entries(value).every(([key, item]) => wellFormed(key) && wellFormed(item));
+  return true;
+}
+
 function compile(ajv: Ajv, schema: EndpointSchema): ParamValidator {
   const validate: ValidateFunction = ajv.compile(schema);
   const encodings = new Map<string, Encoding>();
@@ -115,6 +123,11 @@ function compile(ajv: Ajv, schema: EndpointSchema): ParamValidator {
         } catch {
           if (encoding === 'json-or-raw') params[name] = text;
           else throw new ApiError('BAD_REQUEST', `${name} is not valid JSON`, 400, { var_name: name });
+          continue;
+        }
+        // A JSON escape can make a lone surrogate, which no store or client can keep as it is.
+        if (text.includes('\\u') && !wellFormed(params[name])) {
+          throw new ApiError('BAD_REQUEST', `${name} contains invalid Unicode`, 400, { var_name: name });
         }
       }
       if (!validate(params)) throw messageForAjvError(validate.errors![0]);

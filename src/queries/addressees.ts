@@ -1,4 +1,5 @@
 /** Who a message is addressed to: the channel or the users named by a `to` parameter, with Zulip errors. */
+import { channelVisible } from './channel-access.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import { ApiError, badRequest } from '../domain/errors.js';
 import type { UserRecord } from '../domain/users.js';
@@ -7,21 +8,31 @@ import type { Services } from '../services.js';
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 
 /** Finds the channel `to` names (a name, an id, or a one-element JSON list of either). */
-export function channelFromTo(services: Services, to: unknown): ChannelRecord {
+/**
+ * Finds the channel `to` names (a name, an id, or a one-element JSON list of either) for `sender`.
+ * A private channel the sender may not know of (nor, for a bot, its owner) is answered as missing, so
+ * that no refusal confirms a private channel's id or name.
+ */
+export function channelFromTo(services: Services, to: unknown, sender: UserRecord): ChannelRecord {
   let target = to;
   if (target === undefined || target === '' || (Array.isArray(target) && target.length === 0)) throw badRequest('Missing channel');
   if (Array.isArray(target)) {
     if (target.length !== 1) throw badRequest('Expected exactly one channel');
     target = target[0];
   }
+  const known = (channel: ChannelRecord | undefined) => {
+    if (!channel || !channel.inviteOnly || channelVisible(services, sender, channel)) return channel;
+    const owner = sender.botOwnerId === null ? undefined : services.org.users.get(sender.botOwnerId);
+    return owner && channelVisible(services, owner, channel) ? channel : undefined;
+  };
   if (typeof target === 'number' && Number.isInteger(target)) {
-    const channel = services.org.channels.get(target);
+    const channel = known(services.org.channels.get(target));
     if (!channel) throw new ApiError('STREAM_DOES_NOT_EXIST', `Channel with ID '${target}' does not exist`, 400, { stream_id: target });
     return channel;
   }
   if (typeof target !== 'string') throw badRequest('Invalid data type for channel');
   const name = target.trim();
-  const channel = services.org.channels.byName(name);
+  const channel = known(services.org.channels.byName(name));
   if (!channel) throw new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${escapeHtml(name)}' does not exist`, 400, { stream: escapeHtml(name) });
   return channel;
 }

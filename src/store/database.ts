@@ -201,7 +201,8 @@ export class Database {
       for (const waiter of failed) waiter.reject(error);
     } finally {
       this.flushing = false;
-      if (this.queued.length > 0) this.schedule();
+      // Waiters of empty batches queued during the write are owed a turn too, or they wait forever.
+      if (this.queued.length > 0 || this.waiters.length > 0) this.schedule();
     }
   }
 

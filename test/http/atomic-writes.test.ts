@@ -108,6 +108,29 @@ test('a refused write leaves nothing behind', async (t) => {
     t.notOk(names.includes('Denmark'));
   });
 
+  t.test('a lone surrogate in a JSON value is refused, so memory and disk never disagree on it', async (t) => {
+    const { hamlet } = clients;
+    const refused = await hamlet.request('POST', '/users/me/subscriptions', {}, {});
+    t.equal(refused.status, 400, 'sanity: missing subscriptions is refused');
+    const form = 'subscriptions=' + encodeURIComponent('[{"name":"surrogate","description":"x\\ud800y"}]');
+    const response = await fetch(`${server.url}/api/v1/users/me/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: hamlet.authorization!, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    const body = (await response.json()) as { msg: string };
+    t.equal(response.status, 400);
+    t.equal(body.msg, 'subscriptions contains invalid Unicode');
+    t.notOk((await channelNames(hamlet)).includes('surrogate'));
+    const paired = 'subscriptions=' + encodeURIComponent('[{"name":"surrogate","description":"x\\ud83d\\ude00y"}]');
+    const ok = await fetch(`${server.url}/api/v1/users/me/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: hamlet.authorization!, 'content-type': 'application/x-www-form-urlencoded' },
+      body: paired,
+    });
+    t.equal(ok.status, 200, 'an escaped surrogate pair is fine');
+  });
+
   t.test('a refused user creation leaves the address free', async (t) => {
     const { iago } = clients;
     const refused = await iago.post('/users', { email: 'new@example.com', password: 'x', full_name: '' });

@@ -262,21 +262,17 @@ export const MATRIX: MatrixRow[] = [
     expect: everyone(OK),
   },
   ...messageRows('GET', '/messages/{message_id:int}', (id) => ({ path: `/messages/${id}` }), () => OK),
-  // FIXME(leak, src/wiring.ts markdownContext().channelByName, used by services.render): a channel link
-  // `#**core team**` written by someone who cannot read the channel renders as a link carrying its id
-  // (data-stream-id="5", href "/#narrow/channel/5-core-team") for every reader; Zulip links only channels
-  // the sender has content access to (zerver/lib/mention.py get_stream_name_map with acting_user).
-  // The fix needs the sender passed to services.render (message-send.ts, message-edit.ts). Expected once fixed:
-  // {
-  //   method: 'GET',
-  //   route: '/messages/{message_id:int}',
-  //   target: 'a Verona message by hamlet linking #**core team**',
-  //   request: async (fx) => ({
-  //     path: `/messages/${await fx.send('hamlet', { type: 'stream', to: fx.channelId('verona'), topic: 'matrix', content: 'see #**core team**' })}`,
-  //     says: 'core team',
-  //   }),
-  //   expect: everyone(OK),
-  // },
+  // A channel link written by someone who cannot read the channel stays plain text (no id, no link).
+  {
+    method: 'GET',
+    route: '/messages/{message_id:int}',
+    target: 'a Verona message by hamlet linking #**core team**',
+    request: async (fx) => ({
+      path: `/messages/${await fx.send('hamlet', { type: 'stream', to: fx.channelId('verona'), topic: 'matrix', content: 'see #**core team**' })}`,
+      says: 'core team',
+    }),
+    expect: everyone(OK),
+  },
   ...messageRows('GET', '/messages/{message_id:int}/history', (id) => ({ path: `/messages/${id}/history` }), () => OK),
 
   // Flags.
@@ -295,11 +291,12 @@ export const MATRIX: MatrixRow[] = [
     () => OK,
     (_c, place) => bad(`Not authorized to send to channel '${PLACES[place].name}'`),
   ).filter((row) => row.place === 'verona' || row.place === 'scotland'),
-  // FIXME(leak, src/api/message-send.ts checkMaySendToChannel): for a private channel the sender may not
-  // know of, the refusal names it ("Not authorized to send to channel 'core team'") although the request
-  // gave only its id. Expected once fixed: the answer for an id that does not exist, for example
-  // ...channelRows('POST', '/messages', (fx, place) => ({ path: '/messages', params: { type: 'stream', to: fx.channelId(place), topic: 'matrix', content: 'sent by the matrix' } }),
-  //   () => OK, () => ({ status: 400, code: 'STREAM_DOES_NOT_EXIST', msg: "Channel with ID '{channel_id}' does not exist" })).filter((row) => PLACES[row.place!].private),
+  // A private channel the sender may not know of is answered as if its id did not exist.
+  ...channelRows('POST', '/messages', (fx, place) => ({ path: '/messages', params: { type: 'stream', to: fx.channelId(place), topic: 'matrix', content: 'sent by the matrix' } }),
+    () => OK,
+    // Administrators know every channel: they are told why, by name.
+    (c, place) => (ADMINS.includes(c) ? bad(`Not authorized to send to channel '${PLACES[place].name}'`) : { status: 400, code: 'STREAM_DOES_NOT_EXIST', msg: "Channel with ID '{channel_id}' does not exist" }),
+  ).filter((row) => PLACES[row.place!].private),
   {
     method: 'POST',
     route: '/messages',
@@ -322,18 +319,14 @@ export const MATRIX: MatrixRow[] = [
     (_c, target) => (target === 'dm' ? bad('Direct messages cannot have topics.') : OK),
     true,
   ),
-  // FIXME(leak, src/api/message-edit.ts, the move's event recipients): moving a Verona message into a private
-  // channel sends `update_message` with `new_stream_id` (the private channel's id) to every Verona subscriber,
-  // members of the destination or not; Zulip sends those who lose access a `delete_message` event instead
-  // (do_update_message, delete_event_notify_user_ids). The answers are right; the events check after the
-  // run fails on this row. Expected once fixed (moving one's own message where one is a member):
-  // {
-  //   method: 'PATCH',
-  //   route: '/messages/{message_id:int}',
-  //   target: 'own message into a private channel one is in',
-  //   request: async (fx, caller) => ({ path: `/messages/${await fx.freshMessage('own', caller)}`, params: { stream_id: fx.channelId(privateHomeOf(caller)), propagate_mode: 'change_one' } }),
-  //   expect: outcomes((c) => (GUESTS.includes(c) ? bad("You don't have permission to move this message") : OK)),
-  // },
+  // Moving into a private channel: those who lose access get `delete_message`, never the new channel's id.
+  {
+    method: 'PATCH',
+    route: '/messages/{message_id:int}',
+    target: 'own message into a private channel one is in',
+    request: async (fx, caller) => ({ path: `/messages/${await fx.freshMessage('own', caller)}`, params: { stream_id: fx.channelId(privateHomeOf(caller)), propagate_mode: 'change_one' } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? bad("You don't have permission to move this message") : OK)),
+  },
   ...messageRows(
     'DELETE',
     '/messages/{message_id:int}',

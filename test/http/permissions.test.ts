@@ -127,7 +127,9 @@ test('permission matrix', async (t) => {
     for (const place of PRIVATE_PLACES) {
       if (!knowsChannel(caller, place)) {
         const id = channelIds[place];
-        if (ids.has(id) || text.includes(`data-stream-id=\\"${id}\\"`) || text.includes(`/channel/${id}-`)) found.push(`id of ${PLACES[place].name} (${id})`);
+        // An unknown-channel answer echoing the id the caller sent says no more than for an id that does not exist.
+        const echoed = response.body?.code === 'STREAM_DOES_NOT_EXIST' && response.body?.stream_id === id && asked.includes(String(id));
+        if ((ids.has(id) && !echoed) || text.includes(`data-stream-id=\\"${id}\\"`) || text.includes(`/channel/${id}-`)) found.push(`id of ${PLACES[place].name} (${id})`);
         if (!asked.includes(PLACES[place].name) && wordPattern(PLACES[place].name).test(text)) found.push(`name of ${PLACES[place].name}`);
         if (text.includes(DESCRIPTIONS[place]!)) found.push(`description of ${PLACES[place].name}`);
       }

@@ -85,3 +85,19 @@ test('views never build or commit a transaction themselves: every request writes
     .filter((name) => /new Transaction\(|\.commit\(/.test(readFileSync(dir + name, 'utf8')));
   t.same(offenders, []);
 });
+
+test('database: an empty batch committed while a write is in flight still resolves', async (t) => {
+  const dir = tempDataDir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const db = await Database.open(dir, { sync: true });
+  t.teardown(() => db.close());
+  const first = db.commit([{ type: 'put', key: 'k!a', value: 1 }]);
+  // Let the group commit start its (synced, asynchronous) LevelDB write.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const empty = db.commit([]);
+  const outcome = await Promise.race([
+    Promise.all([first, empty]).then(() => 'resolved'),
+    new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 5 s'), 5000).unref()),
+  ]);
+  t.equal(outcome, 'resolved');
+});
