@@ -1,15 +1,18 @@
 /**
- * `npm run bench [-- <scenario>…] [--profile]`: runs the scenarios against real Parley
- * processes on fresh data directories, measures the bare uWS baseline in the same run,
- * prints a table, writes bench/results/<date>-<scenario>.json and regenerates bench/RESULTS.md.
+ * `npm run bench [-- <scenario>…] [--quick] [--profile]`: runs the scenarios against real Parley
+ * processes on fresh data directories, with the server and the load generator pinned to different
+ * cores, alternating with the bare uWS baseline; prints a table, writes
+ * bench/results/<run>-<scenario>.json and regenerates bench/RESULTS.md.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOAD_GENERATOR, runLoad } from './lib/load.js';
-import { startBareUws, type RunningProcess } from './lib/processes.js';
-import type { BaselineShape, Figure, Scenario, ScenarioResult } from './lib/scenario.js';
+import { Baseline } from './lib/baseline.js';
+import { loadGenerator, WRK_MISSING } from './lib/load.js';
+import { pinning } from './lib/pinning.js';
+import { FULL, QUICK, type Scenario, type ScenarioResult } from './lib/scenario.js';
+import { cell, writeSummary, type Machine } from './lib/summary.js';
 import { authRead } from './scenarios/auth-read.js';
 import { dm } from './scenarios/dm.js';
 import { fanout } from './scenarios/fanout.js';
@@ -21,118 +24,38 @@ import { users } from './scenarios/users.js';
 
 const SCENARIOS: Scenario[] = [authRead, users, send, dm, narrow, flags, fanout, startup];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
-const RESULTS_DIR = join(BENCH_DIR, 'results');
 
-interface Machine {
-  cores: number;
-  cpu: string;
-  memoryGiB: number;
-  node: string;
-  date: string;
-  loadGenerator: string;
-}
-
-function machine(): Machine {
+function machine(runId: string, quick: boolean): Machine {
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     date: new Date().toISOString(),
-    loadGenerator: LOAD_GENERATOR,
+    loadGenerator: loadGenerator().description,
+    pinning: pinning().description,
+    method: 2,
+    runId,
+    quick,
   };
-}
-
-class Baselines {
-  private server: RunningProcess | undefined;
-  private readonly figures = new Map<string, number>();
-
-  async measure(shape: BaselineShape): Promise<number> {
-    const key = `${shape.method}:${shape.connections}:${shape.durationSeconds}`;
-    const known = this.figures.get(key);
-    if (known !== undefined) return known;
-    this.server ??= await startBareUws();
-    const spec = shape.method === 'GET'
-      ? { url: this.server.url, path: '/api/v1/users/me', connections: shape.connections, durationSeconds: shape.durationSeconds }
-      : { url: this.server.url, method: 'POST' as const, path: '/api/v1/messages', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'type=stream&to=x&topic=t&content=hello', connections: shape.connections, durationSeconds: shape.durationSeconds };
-    await runLoad({ ...spec, durationSeconds: 1 });
-    const result = await runLoad(spec);
-    this.figures.set(key, result.requestsPerSecond);
-    return result.requestsPerSecond;
-  }
-
-  async stop(): Promise<void> {
-    await this.server?.stop();
-  }
 }
 
 function formatTable(results: ScenarioResult[]): string {
-  const rows = [['scenario', 'figure', 'Parley', 'bare uWS', 'ratio']];
+  const rows = [['scenario', 'figure', 'Parley', 'bare uWS', 'ratio (rounds)', 'CPU share of one core', 'warnings']];
   for (const result of results) {
     for (const figure of result.figures) {
-      rows.push([
-        result.scenario,
-        figure.name,
-        `${figure.value} ${figure.unit}`,
-        figure.baseline === undefined ? '' : `${figure.baseline} ${figure.unit}`,
-        figure.ratio === undefined ? '' : String(figure.ratio),
-      ]);
+      const c = cell(figure);
+      rows.push([result.scenario, figure.name, c.value, c.baseline, c.ratio, c.cpu, c.warnings]);
     }
   }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ')).join('\n');
-}
-
-/** Regenerates RESULTS.md from the newest result file of each scenario. */
-function writeSummary(): void {
-  const newest = new Map<string, { machine: Machine; result: ScenarioResult; file: string }>();
-  for (const file of readdirSync(RESULTS_DIR).filter((f) => f.endsWith('.json')).sort()) {
-    const data = JSON.parse(readFileSync(join(RESULTS_DIR, file), 'utf8')) as { machine: Machine; result: ScenarioResult };
-    newest.set(data.result.scenario, { ...data, file });
-  }
-  const lines = [
-    '# Benchmark results',
-    '',
-    'Generated by `npm run bench` (see bench/run.ts); the newest result of each scenario. Every throughput is also',
-    'measured on a bare uWebSockets.js server answering a small fixed JSON body, in the same run, with the same load',
-    'generator, connections and duration; the ratio is Parley / bare (for times and memory: Parley / bare, lower is better).',
-    '',
-    '| scenario | figure | Parley | bare uWS | ratio | machine |',
-    '|---|---|---|---|---|---|',
-  ];
-  for (const name of SCENARIOS.map((s) => s.name)) {
-    const entry = newest.get(name);
-    if (!entry) continue;
-    const m = entry.machine;
-    const where = `${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.date.slice(0, 10)}`;
-    for (const figure of entry.result.figures) {
-      lines.push(`| ${name} | ${figure.name} | ${figure.value} ${figure.unit} | ${figure.baseline === undefined ? '' : `${figure.baseline} ${figure.unit}`} | ${figure.ratio ?? ''} | ${where} |`);
-    }
-  }
-  const figure = (scenario: string, name: string) => newest.get(scenario)?.result.figures.find((f) => f.name === name);
-  const goal = (text: string, found: Figure | undefined, pick: (f: Figure) => number | undefined, met: (v: number) => boolean) => {
-    const value = found ? pick(found) : undefined;
-    lines.push(`| ${text} | ${value === undefined ? 'not measured' : value} | ${value === undefined ? '' : met(value) ? 'met' : 'not met'} |`);
-  };
-  lines.push('', '## Goals', '', '| goal | measured | |', '|---|---|---|');
-  goal('GET /users/me at ≥ 0.70 of bare uWS requests/s', figure('auth-read', 'requests/s'), (f) => f.ratio, (v) => v >= 0.7);
-  goal('durable POST /messages to 100 long-polling subscribers at ≥ 0.10 of bare uWS', figure('send', 'messages/s (durable)'), (f) => f.ratio, (v) => v >= 0.1);
-  goal('10,000 parked polls answered within 1.5× the bare server (Parley / bare)', figure('fanout', 'time to answer all'), (f) => f.ratio, (v) => v <= 1.5);
-  goal('under 2 KB per parked poll: JS heap retained per queue (bytes)', figure('fanout', 'JS heap retained per queue with parked poll'), (f) => f.value, (v) => v < 2048);
-  goal('under 2 KB per parked poll: process RSS per queue (bytes)', figure('fanout', 'RSS per queue with parked poll'), (f) => f.value, (v) => v < 2048);
-  goal('start-up that does not grow with stored messages (time, 1,000,000 / 0)', figure('startup', 'ready, 1,000,000 messages'), (f) => f.ratio, (v) => v <= 1.5);
-  lines.push('', '## Notes', '');
-  for (const name of SCENARIOS.map((s) => s.name)) {
-    const entry = newest.get(name);
-    if (!entry) continue;
-    lines.push(`- **${name}** (${entry.result.description}; ${entry.file}, load generator: ${entry.machine.loadGenerator}, ${entry.machine.cpu}): ${entry.result.notes.join('; ')}`);
-  }
-  writeFileSync(join(BENCH_DIR, 'RESULTS.md'), lines.join('\n') + '\n');
+  return rows.map((row) => row.map((text, column) => text.padEnd(widths[column])).join('  ')).join('\n');
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const profile = args.includes('--profile');
+  const quick = args.includes('--quick');
   const names = args.filter((a) => !a.startsWith('--'));
   const unknown = names.filter((name) => !SCENARIOS.some((s) => s.name === name));
   if (unknown.length) {
@@ -140,33 +63,45 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const chosen = names.length ? SCENARIOS.filter((s) => names.includes(s.name)) : SCENARIOS;
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const baselines = new Baselines();
+  const settings = quick ? QUICK : FULL;
+  // A quick run checks the machinery; its figures stay out of bench/results.
+  const outDir = quick ? join(tmpdir(), 'parley-quick-results') : BENCH_DIR;
+  const resultsDir = join(outDir, 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const runId = new Date().toISOString().slice(0, 16).replace(':', '-');
+  const info = machine(runId, quick);
+  const wrkMissing = loadGenerator().name !== 'wrk' && process.env.BENCH_LOAD_GENERATOR !== 'autocannon';
+  if (wrkMissing) process.stdout.write(WRK_MISSING);
+  process.stdout.write(`load generator: ${info.loadGenerator}; ${info.pinning}; ${settings.rounds} alternated rounds of ${settings.durationSeconds} s${quick ? ' (quick)' : ''}\n`);
+  const log = (line: string) => process.stdout.write(line + '\n');
+  const baseline = new Baseline(settings, log);
   const results: ScenarioResult[] = [];
-  const info = machine();
-  const day = info.date.slice(0, 10);
   const started = performance.now();
   try {
     for (const scenario of chosen) {
       process.stdout.write(`${scenario.name}: ${scenario.description}\n`);
+      const scenarioStarted = performance.now();
       const result = await scenario.run({
-        profileDir: profile ? RESULTS_DIR : undefined,
-        log: (line) => process.stdout.write(line + '\n'),
-        baseline: (shape) => baselines.measure(shape),
+        settings,
+        profileDir: profile ? resultsDir : undefined,
+        log,
+        throughput: (spec) => baseline.throughput(spec),
       });
       results.push(result);
-      writeFileSync(join(RESULTS_DIR, `${day}-${scenario.name}.json`), JSON.stringify({ machine: info, result }, null, 2) + '\n');
+      writeFileSync(join(resultsDir, `${runId}-${scenario.name}.json`), JSON.stringify({ machine: info, result }, null, 2) + '\n');
+      log(`  ${Math.round((performance.now() - scenarioStarted) / 1000)} s`);
     }
   } finally {
-    await baselines.stop();
+    await baseline.stop();
     for (const entry of readdirSync(tmpdir()).filter((name) => name.startsWith('parley-bench-'))) {
       rmSync(join(tmpdir(), entry), { recursive: true, force: true });
     }
   }
-  writeSummary();
+  writeSummary(resultsDir, join(outDir, 'RESULTS.md'), SCENARIOS.map((s) => s.name), quick);
   process.stdout.write('\n' + formatTable(results) + '\n');
-  process.stdout.write(`\n${results.length} scenario(s) in ${Math.round((performance.now() - started) / 1000)} s; results in bench/results, summary in bench/RESULTS.md\n`);
-  if (profile) process.stdout.write('CPU profiles (.cpuprofile) written to bench/results\n');
+  process.stdout.write(`\n${results.length} scenario(s) in ${Math.round((performance.now() - started) / 1000)} s; results in ${resultsDir}, summary in ${join(outDir, 'RESULTS.md')}\n`);
+  if (wrkMissing) process.stdout.write(WRK_MISSING);
+  if (profile) process.stdout.write(`CPU profiles (.cpuprofile) written to ${resultsDir}\n`);
 }
 
 main().catch((error: unknown) => {

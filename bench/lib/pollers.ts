@@ -77,31 +77,158 @@ export class LongPoller {
   }
 }
 
-/** One request on its own socket, answered when the server decides (a parked long-poll). */
-export class ParkedRequest {
-  private readonly socket: Socket;
-  answeredAt = 0;
-  private buffer = '';
-  readonly answered: Promise<void>;
+/**
+ * Many parked requests, one socket each, all parked before the measured moment, so that a round
+ * measures answering rather than connecting. The same client for Parley and the baseline; per
+ * answer it does as little as it can (one scan of the chunk, no parsing).
+ */
+export class ParkedClients {
+  private readonly answeredAt: Float64Array;
+  private readonly lastEventIds: Int32Array;
+  private readonly pending: Array<Buffer | undefined>;
+  private outstanding = 0;
+  private bodyBytes = 0;
+  private finish: (() => void) | undefined;
+  private fail: ((error: Error) => void) | undefined;
 
-  constructor(port: number, path: string, authorization?: string) {
-    this.socket = connect(port, '127.0.0.1');
-    this.socket.setNoDelay(true);
-    const auth = authorization ? `Authorization: ${authorization}\r\n` : '';
-    this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`);
-    this.answered = new Promise((resolve, reject) => {
-      this.socket.on('data', (chunk) => {
-        this.buffer += chunk.toString('latin1');
-        const head = this.buffer.indexOf('\r\n\r\n');
-        if (head < 0) return;
-        const length = Number(/content-length:\s*(\d+)/i.exec(this.buffer.slice(0, head))?.[1] ?? 0);
-        if (this.buffer.length - head - 4 >= length) {
-          this.answeredAt = performance.now();
-          resolve();
-        }
-      });
-      this.socket.on('error', reject);
+  private readonly sockets: Socket[] = [];
+
+  /**
+   * Every round opens fresh sockets (uWS closes a connection idle for ~10 s, and one process
+   * cannot hold 20,000 sockets under the usual limit of open files); only the event ids carry over.
+   */
+  constructor(
+    private readonly port: number,
+    private readonly count: number,
+  ) {
+    this.answeredAt = new Float64Array(count);
+    this.lastEventIds = new Int32Array(count).fill(-1);
+    this.pending = new Array(count);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The highest event id seen in socket i's answers (-1 before any). */
+  lastEventId(i: number): number {
+    return this.lastEventIds[i];
+  }
+
+  /**
+   * Sends one request on every socket (opening them the first time, a batch at a time, so the
+   * server's listen backlog never overflows: a dropped SYN costs a second). `sent` resolves once
+   * every request is written, `answered` once every one is answered.
+   */
+  park(request: (i: number) => string, batch = 250): { sent: Promise<void>; answered: Promise<void> } {
+    this.close();
+    this.outstanding = this.count;
+    this.bodyBytes = 0;
+    this.answeredAt.fill(0);
+    const answered = new Promise<void>((resolve, reject) => {
+      this.finish = resolve;
+      this.fail = reject;
     });
+    // Awaited later (after the trigger); a failure before then must not count as unhandled.
+    answered.catch(() => {});
+    const sent = (async () => {
+      for (let start = 0; start < this.count; start += batch) {
+        await Promise.all(Array.from({ length: Math.min(batch, this.count - start) }, (_, k) => new Promise<void>((resolve, reject) => {
+          const i = start + k;
+          const socket = connect(this.port, '127.0.0.1', () => {
+            socket.write(request(i));
+            resolve();
+          });
+          socket.setNoDelay(true);
+          let failure: Error | undefined;
+          socket.once('error', reject);
+          socket.on('error', (error) => (failure = error));
+          // A connection closed before its answer would leave the round waiting forever.
+          socket.on('close', () => {
+            if (this.sockets[i] === socket && this.outstanding > 0 && this.answeredAt[i] === 0) {
+              this.fail?.(new Error(`parked connection ${i} to port ${this.port} closed before its answer${failure ? `: ${failure.message}` : ''}`));
+            }
+          });
+          socket.on('data', (chunk: Buffer) => this.onData(i, chunk));
+          this.sockets[i] = socket;
+        })));
+      }
+    })();
+    return { sent, answered };
+  }
+
+  /** When the last answer of the round arrived (performance.now()). */
+  get lastAnswerAt(): number {
+    return this.answeredAt.reduce((a, b) => Math.max(a, b), 0);
+  }
+
+  get averageBodyBytes(): number {
+    return Math.round(this.bodyBytes / this.count);
+  }
+
+  private onData(i: number, chunk: Buffer): void {
+    const previous = this.pending[i];
+    const data = previous ? Buffer.concat([previous, chunk]) : chunk;
+    const head = data.indexOf('\r\n\r\n');
+    if (head < 0) {
+      this.pending[i] = data;
+      return;
+    }
+    const length = Number(/content-length:\s*(\d+)/i.exec(data.toString('latin1', 0, head))?.[1] ?? 0);
+    if (data.length - head - 4 < length) {
+      this.pending[i] = data;
+      return;
+    }
+    this.pending[i] = undefined;
+    this.answeredAt[i] = performance.now();
+    this.bodyBytes += length;
+    const last = LAST_ID.exec(data.toString('latin1', head + 4, head + 4 + length));
+    if (last) this.lastEventIds[i] = Math.max(this.lastEventIds[i], Number(last[1]));
+    if (--this.outstanding === 0) this.finish?.();
+  }
+
+  /** Closes every socket with a reset, so tens of thousands of closed connections leave no TIME_WAIT behind. */
+  close(): void {
+    this.outstanding = 0;
+    for (const socket of this.sockets) socket.resetAndDestroy();
+    this.sockets.length = 0;
+  }
+}
+
+/** One kept-alive socket for single requests whose timing matters (no connection set-up in the measured time). */
+export class RawClient {
+  private buffer = Buffer.alloc(0);
+  private waiting: ((answer: { status: number; body: string }) => void) | undefined;
+
+  private constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      const head = this.buffer.indexOf('\r\n\r\n');
+      if (head < 0) return;
+      const header = this.buffer.toString('latin1', 0, head);
+      const length = Number(/content-length:\s*(\d+)/i.exec(header)?.[1] ?? 0);
+      if (this.buffer.length - head - 4 < length) return;
+      const body = this.buffer.toString('utf8', head + 4, head + 4 + length);
+      this.buffer = this.buffer.subarray(head + 4 + length);
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve?.({ status: Number(header.split(' ')[1]), body });
+    });
+  }
+
+  static open(port: number): Promise<RawClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(new RawClient(socket)));
+      socket.setNoDelay(true);
+      socket.once('error', reject);
+    });
+  }
+
+  /** Writes a whole request; resolves with its answer. */
+  request(text: string): Promise<{ status: number; body: string }> {
+    const answer = new Promise<{ status: number; body: string }>((resolve) => (this.waiting = resolve));
+    this.socket.write(text);
+    return answer;
   }
 
   close(): void {

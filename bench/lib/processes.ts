@@ -1,8 +1,10 @@
-/** Starting and stopping the servers a benchmark measures: Parley on a data directory, and the bare uWS baseline. */
+/** Starting and stopping the servers a benchmark measures, on the server's core: Parley on a data directory, and the bare uWS baseline. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { processCpuSeconds } from './cpu.js';
+import { onCore, pinning } from './pinning.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PARLEY_MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -107,7 +109,9 @@ export async function startParley(options: ParleyOptions): Promise<RunningProces
   const args = ['--max-old-space-size=4096', '--expose-gc', ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : [])];
   if (options.profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);
   const started = performance.now();
-  const child = spawn(process.execPath, [...args, PARLEY_MAIN], {
+  // taskset execs node, so the child's pid is the server's.
+  const [command, commandArgs] = onCore(pinning().serverCore, process.execPath, [...args, PARLEY_MAIN]);
+  const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -128,7 +132,21 @@ export async function startParley(options: ParleyOptions): Promise<RunningProces
 export async function startBareUws(): Promise<RunningProcess> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [BARE_UWS], { cwd: ROOT, env: { ...process.env, BARE_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, args] = onCore(pinning().serverCore, process.execPath, [BARE_UWS]);
+  const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, BARE_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await waitForLine(child, /^bare uWS listening/, 30000);
   return { child, url: `http://127.0.0.1:${port}`, port, startupMs: performance.now() - started, stop: stopper(child) };
+}
+
+/** Waits until a process has used under 10 ms of CPU in 300 ms (it has finished accepting and parking). */
+export async function waitUntilQuiet(pid: number, timeoutMs = 60000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let before = processCpuSeconds(pid);
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const now = processCpuSeconds(pid);
+    if (now - before < 0.01) return;
+    before = now;
+  }
+  throw new Error(`process ${pid} did not go quiet within ${timeoutMs} ms`);
 }

@@ -1,7 +1,7 @@
-/** `POST /messages` direct messages between random pairs of 1,000 users. */
-import { runLoad } from '../lib/load.js';
+/** `POST /messages` direct messages between pairs of 1,000 users. */
+import { bodySize, fromRounds } from '../lib/baseline.js';
 import { startParley } from '../lib/processes.js';
-import { DURATION_SECONDS, round, type Scenario } from '../lib/scenario.js';
+import type { Scenario } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder } from '../lib/seed.js';
 
 const USERS = 1000;
@@ -17,34 +17,26 @@ export const dm: Scenario = {
     await seeder.close();
     const parley = await startParley({ dataDir, sync: true, profileDir: context.profileDir });
     try {
-      let next = 0;
-      const load = await runLoad({
-        url: parley.url,
-        method: 'POST',
-        path: '/api/v1/messages',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        connections: CONNECTIONS,
-        durationSeconds: DURATION_SECONDS,
-        setupRequest: (request) => {
-          // Deterministic pairs that cover every user: i writes to i + 1 + (i mod 7).
-          const i = next++ % USERS;
-          const from = people[i];
-          const to = people[(i + 1 + (i % 7)) % USERS];
-          request.headers = { ...request.headers, authorization: basicAuth(from) };
-          request.body = `type=direct&to=${encodeURIComponent(JSON.stringify([to.id]))}&content=hello`;
-          return request;
-        },
+      // Deterministic pairs that cover every user: i writes to i + 1 + (i mod 7); requests take them in turn.
+      const variants = people.map((from, i) => ({
+        headers: { authorization: basicAuth(from) },
+        body: `type=direct&to=${encodeURIComponent(JSON.stringify([people[(i + 1 + (i % 7)) % USERS].id]))}&content=hello`,
+      }));
+      const path = '/api/v1/messages';
+      const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+      const bareBytes = await bodySize(parley.url + path, { method: 'POST', headers: { ...headers, ...variants[0].headers }, body: variants[0].body });
+      const outcome = await context.throughput({
+        name: 'messages/s',
+        unit: 'msg/s',
+        parley,
+        bareBytes,
+        load: { method: 'POST', path, headers, variants, connections: CONNECTIONS },
       });
-      if (load.non2xx || load.errors) throw new Error(`dm: ${load.non2xx} non-2xx, ${load.errors} errors`);
-      const baseline = await context.baseline({ method: 'POST', connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
       return {
         scenario: 'dm',
         description: this.description,
-        figures: [
-          { name: 'messages/s', value: load.requestsPerSecond, unit: 'msg/s', baseline, ratio: round(load.requestsPerSecond / baseline, 3) },
-          { name: 'latency p99', value: load.latencyP99Ms, unit: 'ms' },
-        ],
-        notes: [`durable (PARLEY_SYNC=1); ${CONNECTIONS} connections, ${DURATION_SECONDS} s; nobody holds a queue`],
+        figures: [outcome.figure, fromRounds('latency p99', 'ms', outcome, (r) => r.latencyP99Ms)],
+        notes: [`durable (PARLEY_SYNC=1); Parley: ${CONNECTIONS} connections; nobody holds a queue; the bare server reads the same bodies`],
       };
     } finally {
       await parley.stop();

@@ -2,9 +2,9 @@
  * `GET /messages` on big histories: the newest 50 of one topic in a channel of 100,000
  * messages, and `is:unread` for a user with 10,000 unread messages.
  */
-import { runLoad } from '../lib/load.js';
+import { bodySize, fromRounds } from '../lib/baseline.js';
 import { startParley } from '../lib/processes.js';
-import { DURATION_SECONDS, round, type Scenario } from '../lib/scenario.js';
+import type { Scenario } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder } from '../lib/seed.js';
 import { CONNECTIONS } from './auth-read.js';
 
@@ -42,22 +42,22 @@ export const narrow: Scenario = {
         num_after: '0',
         narrow: JSON.stringify([{ operator: 'is', operand: 'unread' }]),
       });
-      const check = await (await fetch(parley.url + topicPath, { headers: { authorization: basicAuth(viewer) } })).json() as { messages: unknown[] };
+      const topicAuth = { authorization: basicAuth(viewer) };
+      const unreadAuth = { authorization: basicAuth(unreadReader) };
+      const check = await (await fetch(parley.url + topicPath, { headers: topicAuth })).json() as { messages: unknown[] };
       if (check.messages.length !== 50) throw new Error(`narrow: expected 50 messages, got ${check.messages.length}`);
-      await runLoad({ url: parley.url, path: topicPath, headers: { authorization: basicAuth(viewer) }, connections: CONNECTIONS, durationSeconds: 1 });
-      const topic = await runLoad({ url: parley.url, path: topicPath, headers: { authorization: basicAuth(viewer) }, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
-      const unread = await runLoad({ url: parley.url, path: unreadPath, headers: { authorization: basicAuth(unreadReader) }, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
-      for (const load of [topic, unread]) if (load.non2xx || load.errors) throw new Error(`narrow: ${load.non2xx} non-2xx, ${load.errors} errors`);
-      const baseline = await context.baseline({ method: 'GET', connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+      const topicBytes = await bodySize(parley.url + topicPath, { headers: topicAuth });
+      const unreadBytes = await bodySize(parley.url + unreadPath, { headers: unreadAuth });
+      const topic = await context.throughput({ name: 'topic newest 50: requests/s', unit: 'req/s', parley, bareBytes: topicBytes, load: { path: topicPath, headers: topicAuth, connections: CONNECTIONS } });
+      const unread = await context.throughput({ name: 'is:unread newest 50: requests/s', unit: 'req/s', parley, bareBytes: unreadBytes, load: { path: unreadPath, headers: unreadAuth, connections: CONNECTIONS } });
       return {
         scenario: 'narrow',
         description: this.description,
-        figures: [
-          { name: 'topic newest 50: requests/s', value: topic.requestsPerSecond, unit: 'req/s', baseline, ratio: round(topic.requestsPerSecond / baseline, 3) },
-          { name: 'is:unread newest 50: requests/s', value: unread.requestsPerSecond, unit: 'req/s', baseline, ratio: round(unread.requestsPerSecond / baseline, 3) },
-          { name: 'topic latency p99', value: topic.latencyP99Ms, unit: 'ms' },
+        figures: [topic.figure, unread.figure, fromRounds('topic latency p99', 'ms', topic, (r) => r.latencyP99Ms)],
+        notes: [
+          `channel of ${CHANNEL_MESSAGES} messages (10% in the topic, read by a non-subscriber through history); ${UNREAD} unread for the second reader`,
+          `Parley: ${CONNECTIONS} connections; the bare server answers with as many bytes as Parley (${topicBytes} for the topic, ${unreadBytes} for is:unread)`,
         ],
-        notes: [`channel of ${CHANNEL_MESSAGES} messages (10% in the topic, read by a non-subscriber through history); ${UNREAD} unread for the second reader`],
       };
     } finally {
       await parley.stop();

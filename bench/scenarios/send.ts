@@ -3,17 +3,28 @@
  * long-poll that re-polls as soon as it is answered: messages acknowledged per second, and
  * the delay from acknowledgement to arrival at the pollers, durable and not.
  */
-import { runLoad } from '../lib/load.js';
+import { bodySize } from '../lib/baseline.js';
 import { LongPoller, registerQueue } from '../lib/pollers.js';
 import { startParley } from '../lib/processes.js';
-import { DURATION_SECONDS, percentile, round, type Figure, type Scenario } from '../lib/scenario.js';
+import { percentile, round, type Figure, type Scenario, type ScenarioContext } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
 
 const SUBSCRIBERS = 100;
 const CONNECTIONS = 16;
 
-async function measure(dataDir: string, sync: boolean, sender: Credentials, subscribers: Credentials[], profileDir: string | undefined) {
-  const parley = await startParley({ dataDir, sync, profileDir });
+/** Waits until the pollers have received nothing new for 300 ms (at most 10 s). */
+async function deliveriesSettled(pollers: readonly LongPoller[]): Promise<void> {
+  const count = () => pollers.reduce((sum, p) => sum + p.arrivals.size, 0);
+  const deadline = performance.now() + 10000;
+  let seen = -1;
+  while (performance.now() < deadline && count() !== seen) {
+    seen = count();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+async function measure(context: ScenarioContext, label: string, dataDir: string, sync: boolean, sender: Credentials, subscribers: Credentials[]) {
+  const parley = await startParley({ dataDir, sync, profileDir: sync ? context.profileDir : undefined });
   const pollers: LongPoller[] = [];
   try {
     for (const user of subscribers) {
@@ -22,36 +33,39 @@ async function measure(dataDir: string, sync: boolean, sender: Credentials, subs
       poller.start();
       pollers.push(poller);
     }
-    const acks = new Map<number, number>();
+    const path = '/api/v1/messages';
+    const headers = { authorization: basicAuth(sender), 'content-type': 'application/x-www-form-urlencoded' };
     const body = 'type=stream&to=send-bench&topic=load&content=' + encodeURIComponent('A message for a hundred people.');
-    const load = await runLoad({
-      url: parley.url,
-      method: 'POST',
-      path: '/api/v1/messages',
-      headers: { authorization: basicAuth(sender), 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-      connections: CONNECTIONS,
-      durationSeconds: DURATION_SECONDS,
-      onResponse: (status, text) => {
-        if (status === 200) acks.set(JSON.parse(text).id as number, performance.now());
-      },
+    const bareBytes = await bodySize(parley.url + path, { method: 'POST', headers, body });
+    const outcome = await context.throughput({
+      name: `messages/s (${label})`,
+      unit: 'msg/s',
+      parley,
+      bareBytes,
+      load: { method: 'POST', path, headers, body, connections: CONNECTIONS, recordIds: true },
+      // The pollers run on the client's core: let them finish before the baseline is measured.
+      afterParleyRound: () => deliveriesSettled(pollers),
     });
-    if (load.non2xx || load.errors) throw new Error(`send: ${load.non2xx} non-2xx, ${load.errors} errors`);
-    // Let the last deliveries arrive.
-    const deadline = performance.now() + 10000;
-    const maxId = Math.max(...acks.keys());
-    while (performance.now() < deadline && pollers.some((p) => !p.arrivals.has(maxId))) await new Promise((r) => setTimeout(r, 50));
     const delays: number[] = [];
     let missing = 0;
-    for (const [id, ackedAt] of acks) {
-      for (const poller of pollers) {
-        const arrived = poller.arrivals.get(id);
-        if (arrived === undefined) missing++;
-        else delays.push(arrived - ackedAt);
+    for (const run of outcome.parleyRuns) {
+      for (const [id, ackedAt] of run.acks) {
+        for (const poller of pollers) {
+          const arrived = poller.arrivals.get(id);
+          if (arrived === undefined) missing++;
+          else delays.push(arrived - ackedAt);
+        }
       }
     }
     delays.sort((a, b) => a - b);
-    return { messagesPerSecond: round(acks.size / DURATION_SECONDS, 0), p50: round(percentile(delays, 50), 2), p99: round(percentile(delays, 99), 2), missing };
+    const acked = outcome.parleyRuns.reduce((sum, r) => sum + r.acks.size, 0);
+    const requests = outcome.parleyRuns.reduce((sum, r) => sum + r.requests, 0);
+    const figures: Figure[] = [
+      outcome.figure,
+      { name: `delivery p50 (${label})`, value: round(percentile(delays, 50), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
+      { name: `delivery p99 (${label})`, value: round(percentile(delays, 99), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
+    ];
+    return { figures, missing, unrecorded: requests - acked };
   } finally {
     for (const poller of pollers) await poller.stop();
     await parley.stop();
@@ -75,23 +89,15 @@ export const send: Scenario = {
     const durable = await seed('send-sync');
     const relaxed = await seed('send-nosync');
     context.log('  durable (PARLEY_SYNC=1)');
-    const sync = await measure(durable.dataDir, true, durable.sender, durable.subscribers, context.profileDir);
+    const sync = await measure(context, 'durable', durable.dataDir, true, durable.sender, durable.subscribers);
     context.log('  not durable (PARLEY_SYNC=0)');
-    const nosync = await measure(relaxed.dataDir, false, relaxed.sender, relaxed.subscribers, undefined);
-    const baseline = await context.baseline({ method: 'POST', connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
-    const figures: Figure[] = [
-      { name: 'messages/s (durable)', value: sync.messagesPerSecond, unit: 'msg/s', baseline, ratio: round(sync.messagesPerSecond / baseline, 3) },
-      { name: 'delivery p50 (durable)', value: sync.p50, unit: 'ms' },
-      { name: 'delivery p99 (durable)', value: sync.p99, unit: 'ms' },
-      { name: 'messages/s (PARLEY_SYNC=0)', value: nosync.messagesPerSecond, unit: 'msg/s', baseline, ratio: round(nosync.messagesPerSecond / baseline, 3) },
-      { name: 'delivery p50 (PARLEY_SYNC=0)', value: nosync.p50, unit: 'ms' },
-      { name: 'delivery p99 (PARLEY_SYNC=0)', value: nosync.p99, unit: 'ms' },
-    ];
+    const nosync = await measure(context, 'PARLEY_SYNC=0', relaxed.dataDir, false, relaxed.sender, relaxed.subscribers);
     const notes = [
-      `${CONNECTIONS} sending connections for ${DURATION_SECONDS} s; ${SUBSCRIBERS} long-polling subscribers re-poll at once`,
+      `Parley: ${CONNECTIONS} sending connections; ${SUBSCRIBERS} long-polling subscribers re-poll at once; they run in the runner, on the client's core, so the client share includes them`,
       'delivery is timed from the moment the load generator reads the acknowledgement; the server writes the polls\' answers in the same turn as the acknowledgement, so a negative delay means the pollers read theirs first',
     ];
     if (sync.missing || nosync.missing) notes.push(`deliveries not seen within 10 s: ${sync.missing} (durable), ${nosync.missing} (not durable)`);
-    return { scenario: 'send', description: this.description, figures, notes };
+    if (sync.unrecorded || nosync.unrecorded) notes.push(`acknowledgements without a recorded id: ${sync.unrecorded} (durable), ${nosync.unrecorded} (not durable)`);
+    return { scenario: 'send', description: this.description, figures: [...sync.figures, ...nosync.figures], notes };
   },
 };

@@ -1,7 +1,7 @@
 /** `GET /users` in an organization of 1,000 users: formatting many user objects per request. */
-import { runLoad } from '../lib/load.js';
+import { bodySize, fromRounds } from '../lib/baseline.js';
 import { startParley } from '../lib/processes.js';
-import { DURATION_SECONDS, round, type Scenario } from '../lib/scenario.js';
+import type { Scenario } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder } from '../lib/seed.js';
 import { CONNECTIONS } from './auth-read.js';
 
@@ -18,21 +18,18 @@ export const users: Scenario = {
     const parley = await startParley({ dataDir, sync: true, profileDir: context.profileDir });
     try {
       const headers = { authorization: basicAuth(viewer) };
-      const sample = await fetch(`${parley.url}/api/v1/users`, { headers });
-      const bytes = (await sample.arrayBuffer()).byteLength;
-      await runLoad({ url: parley.url, path: '/api/v1/users', headers, connections: CONNECTIONS, durationSeconds: 1 });
-      const load = await runLoad({ url: parley.url, path: '/api/v1/users', headers, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
-      if (load.non2xx || load.errors) throw new Error(`users: ${load.non2xx} non-2xx, ${load.errors} errors`);
-      const baseline = await context.baseline({ method: 'GET', connections: CONNECTIONS, durationSeconds: DURATION_SECONDS });
+      const path = '/api/v1/users';
+      const bytes = await bodySize(parley.url + path, { headers });
+      const outcome = await context.throughput({ name: 'requests/s', unit: 'req/s', parley, bareBytes: bytes, load: { path, headers, connections: CONNECTIONS } });
       return {
         scenario: 'users',
         description: this.description,
         figures: [
-          { name: 'requests/s', value: load.requestsPerSecond, unit: 'req/s', baseline, ratio: round(load.requestsPerSecond / baseline, 3) },
+          outcome.figure,
           { name: 'response size', value: bytes, unit: 'bytes' },
-          { name: 'latency p99', value: load.latencyP99Ms, unit: 'ms' },
+          fromRounds('latency p99', 'ms', outcome, (r) => r.latencyP99Ms),
         ],
-        notes: [`${count} users listed; ${CONNECTIONS} connections, ${DURATION_SECONDS} s`],
+        notes: [`${count} users listed; Parley: ${CONNECTIONS} connections; the bare server answers with as many bytes (${bytes})`],
       };
     } finally {
       await parley.stop();
