@@ -59,8 +59,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await services.commit(pending);
   }
   const { actors, queues } = services;
-  await restoreQueues(services);
-  const housekeeping = startHousekeeping(services);
+  const housekeepingParts = {
+    queues: services.queues,
+    write: services.write,
+    logger,
+    startedAt: services.startedAt,
+    heartbeatSeconds: config.heartbeatSeconds,
+    sweepSeconds: config.sweepSeconds,
+  };
+  await restoreQueues(housekeepingParts);
+  const housekeeping = startHousekeeping(housekeepingParts);
 
   const routes = allRoutes(services, { maxMessageId: (userId) => services.messages.newestMessageId(userId) });
   const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths: routes.map((route) => route.path), queues, db });

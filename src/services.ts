@@ -11,7 +11,7 @@ import type { Database } from './store/database.js';
 import type { Organization } from './store/organization.js';
 import type { Transaction } from './store/transaction.js';
 import type { UserRecord } from './domain/users.js';
-import type { Synchronous } from './store/write.js';
+import type { Write } from './store/write.js';
 import type { SubscriptionBook } from './actors/subscription-book.js';
 import type { MessageStore } from './store/messages.js';
 import type { RenderedMessage } from './domain/markdown/index.js';
@@ -49,7 +49,7 @@ export interface Services {
    * log and resolves once it is durable; then its events are delivered. If `change` throws
    * or the batch fails, every in-memory change is rolled back and nothing is written.
    */
-  write<T>(change: (tx: Transaction) => Synchronous<T>): Promise<T>;
+  write: Write;
   /**
    * Commits a transaction built outside a request (start-up seeding, the admin CLI, bench
    * seeding), with the same rollback on failure. Requests use `write`.

@@ -23,6 +23,7 @@ import { EventPublisher } from './events/publisher.js';
 import { PresenceBook } from './store/presence-book.js';
 import { LIMITS } from './domain/versions.js';
 import { runWrite } from './store/write.js';
+import { EventLog } from './store/event-log.js';
 
 export interface ServiceParts {
   config: Config;
@@ -87,12 +88,13 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const context = markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id)));
   const messages = new MessageStore(db, org.id);
   const clock = parts.clock;
-  const queues = new EventQueues(db, org.keys, parts.counters, {
+  const eventLog = new EventLog(db, org.id);
+  const queues = new EventQueues(eventLog, parts.counters, {
     heartbeatMs: parts.config.heartbeatSeconds * 1000,
     idleMs: parts.config.queueIdleSeconds * 1000,
     maxLifespanMs: LIMITS.maxQueueLifespanSeconds * 1000,
   }, () => clock.now());
-  const publisher = new EventPublisher(db, org.keys, queues, (event) => {
+  const publisher = new EventPublisher(db, eventLog, queues, (event) => {
     const message = event.message as { type?: string; stream_id?: number };
     const channel = message.type === 'stream' ? org.channels.get(message.stream_id!) : undefined;
     return channel !== undefined && !channel.inviteOnly;

@@ -2,7 +2,7 @@
 import { badRequest } from '../domain/errors.js';
 import { realmSetting } from '../domain/realm.js';
 import { canSeeEmail, formatUser, type UserRecord } from '../domain/users.js';
-import { RawJson } from '../http/result.js';
+import { RawJson } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { unauthorized } from './authentication.js';
 import { me, type ApiRoute } from './route.js';

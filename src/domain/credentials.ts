@@ -1,4 +1,4 @@
-/** Passwords (scrypt hashes, never stored in clear) and API keys. */
+/** Passwords (scrypt hashes, never stored in clear) and API keys: generating and checking them. */
 import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -4,7 +4,7 @@
  * by the queue machine (queue-machine.ts); this class performs the actions it names.
  */
 import { ApiError, badRequest } from '../domain/errors.js';
-import { Deferred, RawJson, type AbortListener } from '../http/result.js';
+import { Deferred, RawJson, type AbortListener } from '../shared/handler-result.js';
 import { INITIAL_QUEUE_STATE, step, type QueueAction, type QueueEventType, type QueueState } from './queue-machine.js';
 
 /** An event as one variant of queues receives it: its id and its JSON (shared between queues). */

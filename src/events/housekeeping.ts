@@ -6,23 +6,36 @@
  */
 import cron from 'node-cron';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
-import type { Services } from '../services.js';
+import type { Logger } from 'pino';
+import type { Write } from '../store/write.js';
+import type { EventQueues } from './queues.js';
+
+/** What housekeeping is given: the queues, the write path and the few settings it reads. */
+export interface HousekeepingParts {
+  queues: EventQueues;
+  write: Write;
+  logger: Logger;
+  /** Unix seconds when the server started (the `restart` event's `server_generation`). */
+  startedAt: number;
+  heartbeatSeconds: number;
+  sweepSeconds: number;
+}
 
 /** Rebuilds persisted queues, replays what they had not acknowledged, then tells them the server restarted. */
-export async function restoreQueues(services: Services): Promise<void> {
-  const restored = await services.queues.restore();
+export async function restoreQueues(parts: HousekeepingParts): Promise<void> {
+  const restored = await parts.queues.restore();
   if (restored.length === 0) return;
-  await services.write((tx) => {
+  await parts.write((tx) => {
     const users = [...new Set(restored.map((queue) => queue.userId))];
     tx.emit({
       type: 'restart',
       zulip_version: ZULIP_VERSION,
       zulip_merge_base: ZULIP_MERGE_BASE,
       zulip_feature_level: ZULIP_FEATURE_LEVEL,
-      server_generation: services.startedAt,
+      server_generation: parts.startedAt,
     }, users);
   });
-  services.logger.info({ queues: restored.length }, 'event queues restored');
+  parts.logger.info({ queues: restored.length }, 'event queues restored');
 }
 
 /** A cron expression firing every `seconds` (rounded to what cron can express). */
@@ -31,10 +44,10 @@ export function everySeconds(seconds: number): string {
   return `0 */${Math.max(1, Math.round(seconds / 60))} * * * *`;
 }
 
-export function startHousekeeping(services: Services): { stop(): Promise<void> } {
-  const { queues, config, logger } = services;
+export function startHousekeeping(parts: HousekeepingParts): { stop(): Promise<void> } {
+  const { queues, logger } = parts;
   // Heartbeats are due within a second (or a fifth of the interval, for short test intervals).
-  const tick = Math.max(50, Math.min(1000, (config.heartbeatSeconds * 1000) / 5));
+  const tick = Math.max(50, Math.min(1000, (parts.heartbeatSeconds * 1000) / 5));
   const heartbeats = setInterval(() => queues.heartbeats(), tick);
   heartbeats.unref();
   let persisting: Promise<void> | undefined;
@@ -43,7 +56,7 @@ export function startHousekeeping(services: Services): { stop(): Promise<void> }
   }, 1000);
   bookkeeping.unref();
   let sweeping: Promise<void> | undefined;
-  const sweep = cron.schedule(everySeconds(config.sweepSeconds), () => {
+  const sweep = cron.schedule(everySeconds(parts.sweepSeconds), () => {
     if (sweeping) return;
     sweeping = queues.sweep().catch((error: unknown) => logger.error({ err: error }, 'event sweep failed')).finally(() => (sweeping = undefined));
     return sweeping;

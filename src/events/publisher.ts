@@ -5,7 +5,7 @@
  * registered later starts from the state, not from old events.
  */
 import type { Database } from '../store/database.js';
-import type { RealmKeys } from '../store/keys.js';
+import type { EventLog } from '../store/event-log.js';
 import type { Transaction } from '../store/transaction.js';
 import type { EventQueues } from './queues.js';
 import type { LoggedEvent } from './variants.js';
@@ -13,7 +13,7 @@ import type { LoggedEvent } from './variants.js';
 export class EventPublisher {
   constructor(
     private readonly db: Database,
-    private readonly keys: RealmKeys,
+    private readonly log: EventLog,
     private readonly queues: EventQueues,
     /** Is this message event in a public channel (for queues watching all of them)? */
     private readonly isPublicChannelMessage: (event: Record<string, unknown>) => boolean,
@@ -52,7 +52,7 @@ export class EventPublisher {
       if (pending.flags) entry.flags = userIds.filter((id) => pending.flags!.has(id)).map((id) => [id, pending.flags!.get(id)!] as const);
       if (pending.forQueue) entry.forQueue = pending.forQueue;
       if (publicChannel) entry.publicChannel = true;
-      tx.put(this.keys.event(entry.id), entry);
+      this.log.append(entry.id, entry, tx);
       logged.push(entry);
     }
     return logged;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { Counters } from '../store/counters.js';
 import type { BatchOp, Database } from '../store/database.js';
-import { prefixEnd, prefixRange, type RealmKeys } from '../store/keys.js';
+import type { EventLog } from '../store/event-log.js';
 import { Transaction } from '../store/transaction.js';
 import { EventQueue, type QueueDescriptor } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
@@ -40,16 +40,18 @@ export class EventQueues {
   /** Log entries up to this id are needed by no queue (see `settle`). */
   private settled = 0;
 
+  private readonly db: Database;
+
   constructor(
-    private readonly db: Database,
-    private readonly keys: RealmKeys,
+    private readonly log: EventLog,
     private readonly counters: Counters,
     private readonly timings: QueueTimings,
     private readonly now: () => number,
   ) {
     // Acknowledgements and log pruning ride along with the writes the server makes anyway:
     // restart then reads only what some queue still needs, at no cost of a write per poll.
-    db.riders = () => this.bookkeeping();
+    this.db = log.db;
+    this.db.riders = () => this.bookkeeping();
   }
 
   get size(): number {
@@ -69,11 +71,11 @@ export class EventQueues {
 
   /** The newest event id handed out so far. */
   get lastEventId(): number {
-    return this.counters.current(this.keys.counter('event'));
+    return this.counters.currentRealmId(this.log.realmId, 'event');
   }
 
   nextEventId(tx: Transaction): number {
-    return this.counters.next(this.keys.counter('event'), tx);
+    return this.counters.nextRealmId(this.log.realmId, 'event', tx);
   }
 
   hasQueues(userId: number): boolean {
@@ -99,7 +101,7 @@ export class EventQueues {
       lastPoll: this.now(),
     });
     const queue = this.add(descriptor);
-    await this.db.commit([{ type: 'put', key: this.keys.queue(descriptor.id), value: descriptor }]);
+    await this.log.saveDescriptor(descriptor.id, descriptor);
     return queue;
   }
 
@@ -165,7 +167,7 @@ export class EventQueues {
     this.watchers.delete(queue);
     // A descriptor written after this deletion would bring the queue back at the next start.
     this.unsaved.delete(queue);
-    tx.del(this.keys.queue(queue.id));
+    this.log.deleteDescriptor(queue.id, tx);
   }
 
   /** Hands committed events to every queue that accepts them. */
@@ -226,11 +228,11 @@ export class EventQueues {
    */
   private bookkeeping(): BatchOp[] {
     const ops: BatchOp[] = [];
-    for (const queue of this.unsaved) ops.push({ type: 'put', key: this.keys.queue(queue.id), value: queue.descriptor });
+    for (const queue of this.unsaved) ops.push(this.log.descriptorWrite(queue.id, queue.descriptor));
     this.unsaved.clear();
     const upTo = Math.min(this.settled, this.pruned + MAX_PRUNED_PER_WRITE);
     // Event ids are handed out only to logged events, so the ids name the log entries.
-    for (let id = this.pruned + 1; id <= upTo; id++) ops.push({ type: 'del', key: this.keys.event(id) });
+    for (let id = this.pruned + 1; id <= upTo; id++) ops.push(this.log.deletion(id));
     this.pruned = Math.max(this.pruned, upTo);
     return ops;
   }
@@ -256,18 +258,18 @@ export class EventQueues {
   async restore(): Promise<EventQueue[]> {
     const restored: EventQueue[] = [];
     const now = this.now();
-    for await (const [, descriptor] of this.db.scan<QueueDescriptor>(prefixRange(this.keys.queuePrefix))) {
+    for await (const [, descriptor] of this.log.descriptors<QueueDescriptor>()) {
       // The server was away: the clients could not poll, so their time starts again.
       restored.push(this.add(this.descriptor({ ...descriptor, lastPoll: now })));
     }
     // Only what follows the oldest acknowledgement is needed; what precedes it (entries a crash
     // kept from being deleted) goes now, in one native range deletion, never read.
     const from = restored.length === 0 ? this.lastEventId : Math.min(...restored.map((q) => Math.max(q.descriptor.ack, q.descriptor.minId)));
-    await this.db.clear({ gte: this.keys.eventPrefix, lte: this.keys.event(from) });
+    await this.log.clearThrough(from);
     this.pruned = this.settled = from;
     if (restored.length === 0) return restored;
     const batch: LoggedEvent[] = [];
-    for await (const [, logged] of this.db.scan<LoggedEvent>({ gt: this.keys.event(from), lt: prefixEnd(this.keys.eventPrefix) })) {
+    for await (const logged of this.log.entriesAfter<LoggedEvent>(from)) {
       batch.push(logged);
       if (batch.length >= 1000) this.deliver(batch.splice(0));
     }

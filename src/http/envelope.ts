@@ -1,6 +1,6 @@
 /** The JSON envelope of every response, and HTTP status lines. */
 import { ApiError } from '../domain/errors.js';
-import { RawJson } from './result.js';
+import { RawJson } from '../shared/handler-result.js';
 
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',

@@ -14,7 +14,7 @@ import { errorBody, internalError, statusLine, successBody } from './envelope.js
 import type { UwsModule } from './native.js';
 import { parseBody, parseUrlEncoded, type RawParams } from './params.js';
 import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.js';
-import { Deferred, type DeferredWriter, type HandlerResult, RawJson } from './result.js';
+import { Deferred, type DeferredWriter, type HandlerResult, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod } from './router.js';
 import type { ParamValidator } from './validation.js';
 

@@ -10,7 +10,7 @@ export function healthCheck(services: Services): () => HealthAnswer {
     const uptimeSeconds = Math.floor(services.clock.now() / 1000) - services.startedAt;
     try {
       // One point read of a record every organization has: it fails if LevelDB is closed or broken.
-      if (services.db.get(services.org.keys.realm) === undefined) throw new Error('the organization record is missing');
+      if (!services.org.storedIn(services.db)) throw new Error('the organization record is missing');
     } catch (error) {
       services.logger.error({ err: error }, 'health check: store unavailable');
       return {

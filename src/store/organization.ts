@@ -48,6 +48,11 @@ export class Organization {
     tx.put(this.keys.realm, realm);
   }
 
+  /** Whether the store still holds this organization's record (one point read; throws if the store is closed or broken). */
+  storedIn(db: Database): boolean {
+    return db.get(this.keys.realm) !== undefined;
+  }
+
   /** Lists a new organization in the server's index of organizations (in `tx`). */
   static index(realmId: number, tx: Transaction): void {
     tx.put(serverKeys.realmIndex(realmId), { id: realmId });

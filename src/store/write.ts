@@ -12,6 +12,9 @@ export type Synchronous<T> = T extends PromiseLike<unknown> ? never : T;
 
 export type Commit = (tx: Transaction) => Promise<void>;
 
+/** The write path as the rest of the house is handed it (`Services.write`). */
+export type Write = <T>(change: (tx: Transaction) => Synchronous<T>) => Promise<T>;
+
 export async function runWrite<T>(commit: Commit, change: (tx: Transaction) => Synchronous<T>): Promise<T> {
   const tx = new Transaction();
   let result: T;

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { HttpFront } from '../../src/http/front.js';
 import { loadUws } from '../../src/http/native.js';
 import { loadValidators } from '../../src/http/validation.js';
-import { Deferred } from '../../src/http/result.js';
+import { Deferred } from '../../src/shared/handler-result.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { freePort } from '../helpers/server.js';
 

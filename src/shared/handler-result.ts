@@ -1,4 +1,4 @@
-/** What a handler may return besides a plain object of response fields. */
+/** What a handler may return besides a plain object of response fields: shared by the HTTP front, which writes it, and the event queues, which park it. */
 
 /** Response fields already serialised: the JSON text of an object without its braces. */
 export class RawJson {

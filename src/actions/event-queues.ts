@@ -1,0 +1,93 @@
+/**
+ * Event queues on behalf of a user: registering one (the queue first, then the initial state,
+ * so that events committed meanwhile reach it), polling it, and deleting it.
+ */
+import { badRequest } from '../domain/errors.js';
+import { isGuest } from '../domain/roles.js';
+import type { UserRecord } from '../domain/users.js';
+import { LIMITS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
+import type { QueueCapabilities } from '../events/event-queue.js';
+import { checkEventNarrow } from '../events/queue-filter.js';
+import type { Deferred, HandlerResult } from '../shared/handler-result.js';
+import type { Services } from '../services.js';
+import { initialState } from '../queries/register-state.js';
+
+export interface RegisterRequest {
+  narrow: unknown;
+  eventTypes: string[] | null;
+  fetchEventTypes: string[] | null;
+  allPublicStreams: boolean;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  slimPresence: boolean;
+  includeSubscribers: unknown;
+  clientCapabilities: Record<string, unknown>;
+  queueLifespanSeconds: number;
+}
+
+function capabilities(raw: Record<string, unknown>): QueueCapabilities {
+  const flag = (key: string) => raw[key] === true;
+  return {
+    bulkMessageDeletion: flag('bulk_message_deletion'),
+    emptyTopicName: flag('empty_topic_name'),
+    streamTypingNotifications: flag('stream_typing_notifications'),
+    userSettingsObject: flag('user_settings_object'),
+    notificationSettingsNull: flag('notification_settings_null'),
+    userAvatarUrlFieldOptional: flag('user_avatar_url_field_optional'),
+  };
+}
+
+/** `POST /register`: a new queue and the state the client asked for. */
+export async function registerQueue(services: Services, user: UserRecord, request: RegisterRequest): Promise<Record<string, unknown>> {
+  const narrow = checkEventNarrow(request.narrow);
+  if (request.allPublicStreams && isGuest(user.role)) throw badRequest('User not authorized for this query');
+  const eventTypes = request.eventTypes;
+  const fetchTypes = request.fetchEventTypes ?? eventTypes;
+  const caps = capabilities(request.clientCapabilities);
+  const include = request.includeSubscribers;
+  const includeSubscribers = include === true || include === 'true' || include === 'partial';
+  // The queue first, then the state: events committed meanwhile reach the queue.
+  const queue = await services.queues.register({
+    userId: user.id,
+    eventTypes,
+    narrow,
+    applyMarkdown: request.applyMarkdown,
+    clientGravatar: request.clientGravatar,
+    allPublicStreams: request.allPublicStreams,
+    // Zulip treats a narrow like all_public_streams; a guest must not see channels beyond their own.
+    watchesPublicChannels: request.allPublicStreams || (narrow.length > 0 && !isGuest(user.role)),
+    slimPresence: request.slimPresence,
+    capabilities: caps,
+    lifespanSeconds: Math.min(request.queueLifespanSeconds, LIMITS.maxQueueLifespanSeconds),
+  });
+  const state = await initialState(services, {
+    user,
+    fetchTypes,
+    eventTypes,
+    clientGravatar: request.clientGravatar,
+    includeSubscribers,
+    slimPresence: request.slimPresence,
+    capabilities: caps,
+  });
+  return {
+    queue_id: queue.id,
+    last_event_id: -1,
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
+    ...state,
+  };
+}
+
+/** `GET /events`: acknowledges up to `lastEventId`, answers at once or parks the request. */
+export function pollQueue(services: Services, user: UserRecord, queueId: string, lastEventId: number, dontBlock: boolean, defer: () => Deferred): HandlerResult {
+  const { queues } = services;
+  return queues.get(queueId, user.id).poll(lastEventId, dontBlock, services.clock.now(), defer, queues.heartbeatMs());
+}
+
+/** `DELETE /events`. */
+export async function deleteQueue(services: Services, user: UserRecord, queueId: string): Promise<void> {
+  const queue = services.queues.get(queueId, user.id);
+  await services.write((tx) => services.queues.remove(queue, tx));
+}

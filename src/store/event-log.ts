@@ -1,0 +1,54 @@
+/**
+ * The event log and the queue descriptors of one organization: where events wait, in the
+ * batch of the change that caused them, until every queue that needs them has them.
+ */
+import type { BatchOp, Database } from './database.js';
+import { prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import type { Transaction } from './transaction.js';
+
+export class EventLog {
+  private readonly keys: RealmKeys;
+
+  constructor(
+    readonly db: Database,
+    readonly realmId: number,
+  ) {
+    this.keys = realmKeys(realmId);
+  }
+
+  append(id: number, entry: unknown, tx: Transaction): void {
+    tx.put(this.keys.event(id), entry);
+  }
+
+  /** An op deleting one log entry, for writes that carry bookkeeping along. */
+  deletion(id: number): BatchOp {
+    return { type: 'del', key: this.keys.event(id) };
+  }
+
+  /** An op writing a queue's descriptor. */
+  descriptorWrite(queueId: string, descriptor: unknown): BatchOp {
+    return { type: 'put', key: this.keys.queue(queueId), value: descriptor };
+  }
+
+  saveDescriptor(queueId: string, descriptor: unknown): Promise<void> {
+    return this.db.commit([this.descriptorWrite(queueId, descriptor)]);
+  }
+
+  deleteDescriptor(queueId: string, tx: Transaction): void {
+    tx.del(this.keys.queue(queueId));
+  }
+
+  descriptors<T>(): AsyncGenerator<[string, T]> {
+    return this.db.scan<T>(prefixRange(this.keys.queuePrefix));
+  }
+
+  /** Deletes every entry up to `id`, in one native range deletion (never read). */
+  clearThrough(id: number): Promise<void> {
+    return this.db.clear({ gte: this.keys.eventPrefix, lte: this.keys.event(id) });
+  }
+
+  /** Entries after `id`, oldest first. */
+  async *entriesAfter<T>(id: number): AsyncGenerator<T> {
+    for await (const [, entry] of this.db.scan<T>({ gt: this.keys.event(id), lt: prefixEnd(this.keys.eventPrefix) })) yield entry;
+  }
+}

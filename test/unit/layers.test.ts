@@ -1,0 +1,104 @@
+/**
+ * The house's rooms, checked from the code's own imports: which room may import which, no
+ * cycles, no key strings outside the store, and nothing of the HTTP layer below it.
+ */
+import { test } from 'tap';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+
+/** Each room and the rooms it may import (itself always). Top-level files are the composition root. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  shared: [],
+  domain: ['shared'],
+  store: ['domain', 'shared'],
+  http: ['domain', 'shared'],
+  events: ['store', 'domain', 'shared'],
+  actors: ['store', 'domain', 'shared'],
+  queries: ['actors', 'store', 'events', 'domain', 'shared', 'services'],
+  actions: ['queries', 'actors', 'store', 'events', 'domain', 'shared', 'services'],
+  api: ['actions', 'queries', 'domain', 'http', 'shared', 'services'],
+  ops: ['http', 'events', 'store', 'domain', 'shared', 'services', 'config'],
+};
+/** Top-level modules that are not the composition root, and what they may import. */
+const TOP_LEVEL: Record<string, readonly string[]> = {
+  services: ['actors', 'store', 'events', 'domain', 'shared', 'config'],
+  config: ['domain'],
+  log: [],
+  'demo-organization': ['domain'],
+  // The admin CLI and start-up write through actions/, never through api/.
+  cli: ['actions', 'queries', 'actors', 'store', 'events', 'domain', 'shared', 'services', 'config', 'wiring', 'log', 'bootstrap', 'ops', 'http'],
+  bootstrap: ['actions', 'store', 'domain', 'services', 'config', 'demo-organization'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The room of a file: its folder under src/, or its own name for top-level files. */
+function roomOf(file: string): string {
+  const parts = relative(SRC, file).split('/');
+  return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.ts$/, '');
+}
+
+const files = sourceFiles(SRC);
+const imports = new Map<string, string[]>();
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const targets: string[] = [];
+  for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
+    targets.push(normalize(join(dirname(file), match[1]!)).replace(/\.js$/, '.ts'));
+  }
+  imports.set(file, targets);
+}
+
+test('every import goes down the house, never up', async (t) => {
+  const wrong: string[] = [];
+  for (const [file, targets] of imports) {
+    const from = roomOf(file);
+    const allowed = MAY_IMPORT[from] ?? TOP_LEVEL[from];
+    if (!allowed) continue; // main, server, wiring: the composition root
+    for (const target of targets) {
+      const to = roomOf(target);
+      if (to !== from && !allowed.includes(to)) wrong.push(`${relative(SRC, file)} → ${relative(SRC, target)}`);
+    }
+  }
+  t.same(wrong, [], 'imports against the direction of the house');
+});
+
+test('no import cycle', async (t) => {
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const target of imports.get(file) ?? []) {
+      if (!imports.has(target)) continue;
+      if (state.get(target) === 'open') cycles.push(stack.slice(stack.indexOf(target)).concat(target).map((f) => relative(SRC, f)).join(' → '));
+      else if (!state.has(target)) visit(target);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of files) if (!state.has(file)) visit(file);
+  t.same(cycles, []);
+});
+
+test('key strings stay in the store', async (t) => {
+  const leaks: string[] = [];
+  for (const file of files) {
+    if (roomOf(file) === 'store') continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (/\bkeys\.[A-Za-z]|'\\xff'/.test(line)) leaks.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  t.same(leaks, []);
+});
