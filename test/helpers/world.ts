@@ -3,7 +3,7 @@
  * clock, so no subtest sees what another one wrote and subtests pass alone and in any order.
  */
 import { cpSync, rmSync } from 'node:fs';
-import type { Test } from 'tap';
+import { t as root, type Test } from 'tap';
 import type { Organization } from '../../src/store/organization.js';
 import { createAccount } from '../../src/actions/accounts.js';
 import type { RealmSettings } from '../../src/domain/realm.js';
@@ -34,7 +34,8 @@ function template(options: WorldOptions): Promise<string> {
       const clock = options.clockStart === undefined ? undefined : { now: () => options.clockStart! };
       const seeded = await startTestServer(options.env, { clock });
       await seeded.stop();
-      process.once('exit', () => rmSync(seeded.dataDir, { recursive: true, force: true }));
+      // Removed when the file's tests are done (tap's root teardown), not before: later subtests copy it.
+      root.teardown(() => rmSync(seeded.dataDir, { recursive: true, force: true }));
       return seeded.dataDir;
     })();
     templates.set(key, dir);
