@@ -1,121 +1,21 @@
 /**
- * Black-box tests of the real-time events API through HTTP: POST /register (parameters and
- * initial state), GET and DELETE /events (long-poll, heartbeats, pruning, dead queues, expiry),
- * per-queue filtering, every event type produced by its operation, queues that survive a
- * restart and a crash (SIGKILL of the real server process), and the published zulip-js client.
+ * Black-box tests of the real-time events API: POST /register (parameters and initial state), GET
+ * and DELETE /events (long-poll, heartbeats, pruning, dead queues, expiry), per-queue filtering, the
+ * events of messages, reactions, flags and subscriptions, and queues that survive a restart.
+ * Every subtest has its own demo organization.
  */
 import { test, type Test } from 'tap';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Api, login, type ApiResponse, type Params } from '../helpers/client.js';
-import { clientFor, freePort, startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
-import type { EventQueue } from '../../src/events/event-queue.js';
-import { Transaction } from '../../src/store/transaction.js';
-
-// The demo organization's ids.
-const IAGO = 2;
-const HAMLET = 4;
-const OTHELLO = 5;
-const CORDELIA = 6;
-const VERONA = 2;
-const DENMARK = 3;
-const SCOTLAND = 4;
-
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A registered queue as a client sees it: who polls it, its id, and the newest event id seen. */
-interface Queue {
-  api: Api;
-  id: string;
-  last: number;
-}
-
-async function register(api: Api, params: Params = {}): Promise<Queue> {
-  const response = await api.post('/register', params);
-  if (response.status !== 200) throw new Error(`register failed: ${JSON.stringify(response.body)}`);
-  return { api, id: response.body.queue_id, last: response.body.last_event_id };
-}
+import type { ApiResponse } from '../helpers/client.js';
+import { clientFor, startTestServer } from '../helpers/server.js';
+import { world, type World } from '../helpers/world.js';
+import { IAGO, HAMLET, OTHELLO, CORDELIA, VERONA, DENMARK, SCOTLAND, register, take, longPoll, settledWithin, waitFor, serverQueue, sorted, ofType, badQueue, send, MESSAGE_KEYS } from '../helpers/events.js';
 
 /**
- * Everything the queue holds now (events are delivered before the write that caused them is
- * answered, so a non-blocking poll right after a write sees its events). Heartbeats are left out.
+ * Unread state for Othello, built by each POST /register subtest on its own organization: a DM, a
+ * group DM, a mention in Denmark, a muted topic in Verona, a star, and channels with two-digit ids.
  */
-async function take(queue: Queue): Promise<any[]> {
-  const response = await queue.api.get('/events', { queue_id: queue.id, last_event_id: queue.last, dont_block: true });
-  if (response.status !== 200) throw new Error(`poll failed: ${JSON.stringify(response.body)}`);
-  const events: any[] = response.body.events;
-  for (const event of events) queue.last = Math.max(queue.last, event.id);
-  return events.filter((event) => event.type !== 'heartbeat');
-}
-
-/** A blocking poll, answered when an event arrives (or a heartbeat is due). */
-function longPoll(queue: Queue, lastEventId = queue.last): Promise<ApiResponse> {
-  return queue.api.get('/events', { queue_id: queue.id, last_event_id: lastEventId, dont_block: false });
-}
-
-/** 'pending' when the promise has not settled within `ms`. */
-async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Waits (bounded) for a condition on the server's state. */
-async function waitFor(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await delay(10);
-  }
-}
-
-function serverQueue(server: TestServer, queue: Queue, userId: number): EventQueue | undefined {
-  try {
-    return server.services.queues.get(queue.id, userId);
-  } catch {
-    return undefined;
-  }
-}
-
-const sorted = <T>(list: T[]) => [...list].sort();
-const ofType = (events: any[], type: string) => events.filter((event) => event.type === type);
-
-function badQueue(t: Test, response: ApiResponse, queueId: string, what: string): void {
-  t.equal(response.status, 400, `${what}: HTTP 400`);
-  t.same(response.body, { result: 'error', msg: `Bad event queue ID: ${queueId}`, code: 'BAD_EVENT_QUEUE_ID', queue_id: queueId }, what);
-}
-
-async function send(api: Api, to: string | number[], content: string, topic = 'events', extra: Params = {}): Promise<number> {
-  const params: Params = Array.isArray(to) ? { type: 'direct', to, content, ...extra } : { type: 'stream', to, topic, content, ...extra };
-  const response = await api.post('/messages', params);
-  if (response.status !== 200) throw new Error(`send failed: ${JSON.stringify(response.body)}`);
-  return response.body.id;
-}
-
-/** The keys Zulip's message dict has for a channel message (§3.1). */
-const MESSAGE_KEYS = [
-  'avatar_url', 'client', 'content', 'content_type', 'display_recipient', 'id', 'is_me_message', 'reactions', 'recipient_id',
-  'sender_email', 'sender_full_name', 'sender_id', 'sender_realm_str', 'stream_id', 'subject', 'submessages', 'timestamp',
-  'topic_links', 'type',
-];
-
-test('POST /register', async (t) => {
-  const server = await startTestServer();
-  t.teardown(() => server.destroy());
-  const { org } = server.services;
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-  const iago = clientFor(server, 'iago@example.com');
-  const polonius = clientFor(server, 'polonius@example.com');
-  const cordelia = clientFor(server, 'cordelia@example.com');
-
-  // Unread state for Othello: a DM, a group DM, a mention in Denmark, a muted topic in Verona, a star.
+async function unreadState(t: Test, w: World) {
+  const { org, hamlet, othello } = w;
   const dm = await send(hamlet, [OTHELLO], 'a direct message');
   const huddle = await send(hamlet, [OTHELLO, CORDELIA], 'a group message');
   const mention = await send(hamlet, 'Denmark', 'hello @**Othello, the Moor of Venice**', 'unread');
@@ -128,8 +28,14 @@ test('POST /register', async (t) => {
   const elsinore = org.channels.byName('Elsinore 10')!.id;
   t.ok(elsinore >= 10);
   const latest = await send(hamlet, 'Elsinore 10', 'in a two-digit channel', 'Zed');
+  return { dm, huddle, mention, muted, elsinore, latest };
+}
 
+test('POST /register', async (t) => {
   t.test('always present, whatever is fetched', async (t) => {
+    const w = await world(t);
+    const { othello } = w;
+    await unreadState(t, w);
     const response = await othello.post('/register', { fetch_event_types: [] });
     t.equal(response.status, 200);
     const body = response.body;
@@ -148,6 +54,9 @@ test('POST /register', async (t) => {
   });
 
   t.test('the state of every fetched type', async (t) => {
+    const w = await world(t);
+    const { org, othello } = w;
+    const { dm, huddle, mention, muted, elsinore, latest } = await unreadState(t, w);
     const body = (await othello.post('/register', {})).body;
     // realm
     t.equal(body.realm_name, org.realm.name);
@@ -227,6 +136,9 @@ test('POST /register', async (t) => {
   });
 
   t.test('fetch_event_types chooses the state and defaults to event_types', async (t) => {
+    const w = await world(t);
+    const { othello } = w;
+    const { latest } = await unreadState(t, w);
     const onlyMessage = (await othello.post('/register', { event_types: ['message'] })).body;
     t.equal(onlyMessage.max_message_id, latest, 'message state');
     for (const key of ['realm_name', 'realm_users', 'subscriptions', 'unread_msgs', 'presences', 'user_settings']) t.notOk(key in onlyMessage, `no ${key}`);
@@ -249,6 +161,9 @@ test('POST /register', async (t) => {
   });
 
   t.test('include_subscribers, client_gravatar, client_capabilities', async (t) => {
+    const w = await world(t);
+    const { org, othello } = w;
+    await unreadState(t, w);
     const withSubscribers = (await othello.post('/register', { fetch_event_types: ['subscription'], include_subscribers: true })).body;
     const scotland = withSubscribers.subscriptions.find((s: any) => s.stream_id === SCOTLAND);
     t.same(scotland.subscribers, [OTHELLO, CORDELIA], 'subscribers with include_subscribers');
@@ -271,6 +186,9 @@ test('POST /register', async (t) => {
   });
 
   t.test('narrow and all_public_streams are checked', async (t) => {
+    const w = await world(t);
+    const { iago, othello, polonius } = w;
+    const { dm } = await unreadState(t, w);
     const dmNarrow = await othello.post('/register', { narrow: [['dm', 'hamlet@example.com']] });
     t.same([dmNarrow.status, dmNarrow.body.msg], [400, 'Operator dm not supported.']);
     const followed = await othello.post('/register', { narrow: [['is', 'followed']] });
@@ -283,6 +201,9 @@ test('POST /register', async (t) => {
   });
 
   t.test('the empty topic in user_topics and muted_topics', async (t) => {
+    const w = await world(t);
+    const { cordelia } = w;
+    await unreadState(t, w);
     t.equal((await cordelia.patch('/users/me/subscriptions/muted_topics', { stream_id: DENMARK, topic: '', op: 'add' })).status, 200);
     const legacy = (await cordelia.post('/register', { fetch_event_types: ['user_topic', 'muted_topics'] })).body;
     t.same(legacy.user_topics.map((u: any) => u.topic_name), ['general chat'], 'its display name without empty_topic_name');
@@ -292,6 +213,9 @@ test('POST /register', async (t) => {
   });
 
   t.test('zulip-terminal registers and finds every key it reads', async (t) => {
+    const w = await world(t);
+    const { othello } = w;
+    await unreadState(t, w);
     // As research-events.md §7.3 describes zulip-terminal's registration.
     const response = await othello.post('/register', {
       event_types: ['message', 'update_message', 'reaction', 'subscription', 'typing', 'update_message_flags', 'update_global_notifications', 'update_display_settings', 'user_settings', 'realm_emoji'],
@@ -333,13 +257,8 @@ test('POST /register', async (t) => {
 });
 
 test('GET and DELETE /events', async (t) => {
-  const server = await startTestServer();
-  t.teardown(() => server.destroy());
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-  const iago = clientFor(server, 'iago@example.com');
-
   t.test('a parked poll waits, and a message wakes it', async (t) => {
+    const { server, hamlet, othello } = await world(t);
     const queue = await register(othello, { event_types: ['message'] });
     const poll = longPoll(queue);
     t.equal(await settledWithin(poll, 1500), 'pending', 'no events: the poll stays parked');
@@ -357,6 +276,7 @@ test('GET and DELETE /events', async (t) => {
   });
 
   t.test('dont_block answers at once', async (t) => {
+    const { hamlet, othello } = await world(t);
     const queue = await register(othello);
     const empty = await othello.get('/events', { queue_id: queue.id, last_event_id: -1, dont_block: true });
     t.same(empty.body, { result: 'success', msg: '', events: [] }, 'an immediate answer has no queue_id');
@@ -371,6 +291,7 @@ test('GET and DELETE /events', async (t) => {
   });
 
   t.test('acknowledged events are pruned, with Zulip errors for ids before or outside the queue', async (t) => {
+    const { iago, hamlet, othello } = await world(t);
     const queue = await register(othello, { event_types: ['message'] });
     const first = await send(hamlet, 'Denmark', 'one');
     const between = await send(iago, 'Verona', 'in between', 'x');
@@ -394,6 +315,7 @@ test('GET and DELETE /events', async (t) => {
   });
 
   t.test('BAD_EVENT_QUEUE_ID: unknown, another user’s, deleted', async (t) => {
+    const { hamlet, othello } = await world(t);
     const unknown = '00000000-0000-4000-8000-000000000000';
     badQueue(t, await othello.get('/events', { queue_id: unknown, last_event_id: -1 }), unknown, 'unknown queue');
     badQueue(t, await othello.delete('/events', { queue_id: unknown }), unknown, 'DELETE of an unknown queue');
@@ -410,6 +332,7 @@ test('GET and DELETE /events', async (t) => {
   });
 
   t.test('DELETE /events finishes a parked poll, and takes queue_id in the query string (zulip-js)', async (t) => {
+    const { server, hamlet } = await world(t);
     const queue = await register(hamlet);
     const poll = longPoll(queue);
     await waitFor(() => serverQueue(server, queue, HAMLET)?.state === 'polling', 'the poll to park');
@@ -422,6 +345,7 @@ test('GET and DELETE /events', async (t) => {
   });
 
   t.test('a second poll finishes the first one with no events', async (t) => {
+    const { server, hamlet, othello } = await world(t);
     const queue = await register(othello, { event_types: ['message'] });
     const first = longPoll(queue);
     await waitFor(() => serverQueue(server, queue, OTHELLO)?.state === 'polling', 'the first poll to park');
@@ -436,6 +360,7 @@ test('GET and DELETE /events', async (t) => {
   });
 
   t.test('a client that leaves while parked leaks nothing', async (t) => {
+    const { server, hamlet, othello } = await world(t);
     const queue = await register(othello, { event_types: ['message'] });
     const controller = new AbortController();
     const aborted = fetch(`${server.url}/api/v1/events?queue_id=${queue.id}&last_event_id=-1`, {
@@ -455,12 +380,8 @@ test('GET and DELETE /events', async (t) => {
 });
 
 test('heartbeats and expiry (short intervals)', async (t) => {
-  const server = await startTestServer({ PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' });
-  t.teardown(() => server.destroy());
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-
   t.test('a quiet poll gets a heartbeat, whatever its event_types', async (t) => {
+    const { hamlet, othello } = await world(t, { env: { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' } });
     const queue = await register(othello, { event_types: ['message'] });
     const started = Date.now();
     const response = await longPoll(queue);
@@ -479,6 +400,7 @@ test('heartbeats and expiry (short intervals)', async (t) => {
   });
 
   t.test('a queue nobody polls expires; queue_lifespan_secs extends it', async (t) => {
+    const { server, othello } = await world(t, { env: { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' } });
     const short = await register(othello);
     const long = await register(othello, { queue_lifespan_secs: 3600 });
     await waitFor(() => serverQueue(server, short, OTHELLO) === undefined, 'the idle queue to expire', 15_000);
@@ -489,6 +411,7 @@ test('heartbeats and expiry (short intervals)', async (t) => {
   });
 
   t.test('a queue being polled does not expire', async (t) => {
+    const { server, othello } = await world(t, { env: { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' } });
     const queue = await register(othello, { event_types: ['message'] });
     // Heartbeats every second keep answering; keep polling for longer than the idle timeout.
     const until = Date.now() + 3500;
@@ -502,13 +425,8 @@ test('heartbeats and expiry (short intervals)', async (t) => {
 });
 
 test('filtering and local echo', async (t) => {
-  const server = await startTestServer();
-  t.teardown(() => server.destroy());
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-  const cordelia = clientFor(server, 'cordelia@example.com');
-
   t.test('event_types is exact', async (t) => {
+    const { hamlet, othello } = await world(t);
     const reactions = await register(hamlet, { event_types: ['reaction'] });
     const messages = await register(hamlet, { event_types: ['message'] });
     const unknown = await register(hamlet, { event_types: ['no_such_type'] });
@@ -521,6 +439,7 @@ test('filtering and local echo', async (t) => {
   });
 
   t.test('narrow: message events only, matching terms, public channels even unsubscribed', async (t) => {
+    const { hamlet, othello, cordelia } = await world(t);
     const denmark = await register(hamlet, { narrow: [['stream', 'denmark']] });
     const scotland = await register(hamlet, { narrow: [['channel', 'Scotland']] });
     const topic = await register(hamlet, { narrow: [['stream', 'Denmark'], ['topic', 'Lunch']] });
@@ -543,6 +462,7 @@ test('filtering and local echo', async (t) => {
   });
 
   t.test('a guest with a narrow sees only what the guest may read', async (t) => {
+    const { server, hamlet } = await world(t);
     const polonius = clientFor(server, 'polonius@example.com');
     const denmark = await register(polonius, { narrow: [['stream', 'Denmark']] });
     const verona = await register(polonius, { narrow: [['stream', 'Verona']] });
@@ -553,6 +473,7 @@ test('filtering and local echo', async (t) => {
   });
 
   t.test('all_public_streams: public channel messages with no flags, other events as usual', async (t) => {
+    const { hamlet, othello } = await world(t);
     const all = await register(hamlet, { all_public_streams: true, event_types: ['message'] });
     const plain = await register(hamlet, { event_types: ['message'] });
     const inScotland = await send(othello, 'Scotland', 'for everyone watching');
@@ -563,6 +484,7 @@ test('filtering and local echo', async (t) => {
   });
 
   t.test('local_message_id goes only to the queue that sent it', async (t) => {
+    const { hamlet, othello } = await world(t);
     const first = await register(hamlet, { event_types: ['message'] });
     const second = await register(hamlet, { event_types: ['message'] });
     const watcher = await register(othello, { event_types: ['message'] });
@@ -581,15 +503,8 @@ test('filtering and local echo', async (t) => {
 });
 
 test('every event type from its operation', async (t) => {
-  const server = await startTestServer();
-  t.teardown(() => server.destroy());
-  const { org } = server.services;
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  const othello = clientFor(server, 'othello@example.com');
-  const iago = clientFor(server, 'iago@example.com');
-  const cordelia = clientFor(server, 'cordelia@example.com');
-
   t.test('message: per-user flags, Markdown or HTML', async (t) => {
+    const { hamlet, othello, cordelia } = await world(t);
     const html = await register(othello, { apply_markdown: true, event_types: ['message'] });
     const raw = await register(othello, { event_types: ['message'] });
     const sender = await register(hamlet, { event_types: ['message'] });
@@ -631,6 +546,7 @@ test('every event type from its operation', async (t) => {
   });
 
   t.test('update_message: content edit and topic move', async (t) => {
+    const { iago, hamlet, othello } = await world(t);
     const id = await send(hamlet, 'Denmark', 'first draft', 'to move');
     const later = await send(hamlet, 'Denmark', 'second message', 'to move');
     const queue = await register(othello, { event_types: ['update_message'] });
@@ -655,6 +571,7 @@ test('every event type from its operation', async (t) => {
   });
 
   t.test('delete_message: singular without bulk_message_deletion, plural with it', async (t) => {
+    const { iago, hamlet, othello } = await world(t);
     const single = await register(othello, { event_types: ['delete_message'] });
     const bulk = await register(othello, { event_types: ['delete_message'], client_capabilities: { bulk_message_deletion: true } });
     const id = await send(hamlet, 'Denmark', 'doomed', 'deletions');
@@ -674,6 +591,7 @@ test('every event type from its operation', async (t) => {
   });
 
   t.test('reaction add and remove', async (t) => {
+    const { hamlet, othello } = await world(t);
     const id = await send(othello, 'Denmark', 'react', 'reactions');
     const queue = await register(othello, { event_types: ['reaction'] });
     t.equal((await hamlet.post(`/messages/${id}/reactions`, { emoji_name: 'tada' })).status, 200);
@@ -687,6 +605,7 @@ test('every event type from its operation', async (t) => {
   });
 
   t.test('update_message_flags add and remove (message_details when unreading)', async (t) => {
+    const { hamlet, othello } = await world(t);
     const inChannel = await send(hamlet, 'Denmark', 'hey @**Othello, the Moor of Venice**', 'flags');
     const dm = await send(hamlet, [OTHELLO, CORDELIA], 'group');
     const queue = await register(othello, { event_types: ['update_message_flags'] });
@@ -709,7 +628,8 @@ test('every event type from its operation', async (t) => {
     t.same(await take(other), [], 'only to the user');
   });
 
-  t.test('subscription add, peer_add, update, remove, peer_remove; stream create', async (t) => {
+  t.test('subscription add, peer_add, remove, peer_remove; stream create', async (t) => {
+    const { hamlet, othello } = await world(t);
     const mine = await register(hamlet, { event_types: ['subscription', 'stream'] });
     const peer = await register(othello, { event_types: ['subscription', 'stream'] });
     t.equal((await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'Scotland' }] })).status, 200);
@@ -720,18 +640,6 @@ test('every event type from its operation', async (t) => {
     t.match(add.subscriptions[0], { stream_id: SCOTLAND, name: 'Scotland', in_home_view: true, is_muted: false });
     t.same(add.subscriptions[0].subscribers, [HAMLET, OTHELLO, CORDELIA].sort((a, b) => a - b), 'with subscribers');
     t.same((await take(peer)).map(({ id: _, ...rest }) => rest), [{ type: 'subscription', op: 'peer_add', stream_ids: [SCOTLAND], user_ids: [HAMLET] }]);
-
-    t.equal((await hamlet.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: SCOTLAND, property: 'is_muted', value: true }] })).status, 200);
-    t.equal((await hamlet.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: SCOTLAND, property: 'in_home_view', value: true }] })).status, 200);
-    t.equal((await hamlet.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: SCOTLAND, property: 'pin_to_top', value: true }] })).status, 200);
-    const updates = (await take(mine)).map(({ id: _, ...rest }) => rest);
-    const update = (property: string, value: unknown) => ({ type: 'subscription', op: 'update', stream_id: SCOTLAND, property, value });
-    t.same(updates, [
-      update('is_muted', true), update('in_home_view', false),
-      update('is_muted', false), update('in_home_view', true),
-      update('pin_to_top', true),
-    ], 'muting sends both is_muted and in_home_view');
-    t.same(await take(peer), [], 'personal settings are not sent to others');
 
     t.equal((await hamlet.delete('/users/me/subscriptions', { subscriptions: ['Scotland'] })).status, 200);
     const removal = (await take(mine)).map(({ id: _, ...rest }) => rest);
@@ -748,139 +656,6 @@ test('every event type from its operation', async (t) => {
     t.notOk('color' in create.streams[0], 'the channel, not a subscription');
     const forCreator = await take(mine);
     t.same(forCreator.map((e) => [e.type, e.op]), [['stream', 'create'], ['subscription', 'add']]);
-  });
-
-  t.test('user_topic: automatic follow on first send, and muting through muted_topics', async (t) => {
-    const queue = await register(hamlet, { event_types: ['user_topic', 'message'] });
-    const response = await hamlet.post('/messages', { type: 'stream', to: 'Verona', topic: 'brand new', content: 'I start this' });
-    t.equal(response.body.automatic_new_visibility_policy, 3);
-    const events = await take(queue);
-    t.same(events.map((e) => e.type), ['message', 'user_topic']);
-    const { id: _, last_updated, ...rest } = events[1];
-    t.same(rest, { type: 'user_topic', stream_id: VERONA, topic_name: 'brand new', visibility_policy: 3 });
-    t.type(last_updated, 'number');
-    await send(hamlet, 'Verona', 'again', 'brand new');
-    t.same((await take(queue)).map((e) => e.type), ['message'], 'no event when nothing changes');
-
-    const legacy = await register(hamlet, { event_types: ['muted_topics'] });
-    t.equal((await hamlet.patch('/users/me/subscriptions/muted_topics', { stream_id: VERONA, topic: 'brand new', op: 'add' })).status, 200);
-    const [muted] = await take(queue);
-    t.match(muted, { type: 'user_topic', stream_id: VERONA, topic_name: 'brand new', visibility_policy: 1 });
-    const legacyEvents = await take(legacy);
-    t.match(legacyEvents, [{ type: 'muted_topics', muted_topics: [['Verona', 'brand new']] }], 'the legacy muted_topics event, with the full list');
-    t.equal((await hamlet.patch('/users/me/subscriptions/muted_topics', { stream: 'Verona', topic: 'brand new', op: 'remove' })).status, 200);
-    t.match((await take(queue))[0], { type: 'user_topic', topic_name: 'brand new', visibility_policy: 0 });
-    t.equal((await hamlet.post('/user_topics', { stream_id: VERONA, topic: 'brand new', visibility_policy: 2 })).status, 200);
-    t.match((await take(queue))[0], { type: 'user_topic', visibility_policy: 2 });
-  });
-
-  t.test('realm_user add (POST /users) and update (PATCH /users/{id})', async (t) => {
-    const queue = await register(othello, { event_types: ['realm_user'] });
-    const created = await iago.post('/users', { email: 'ophelia@example.com', password: 'nunnery-123', full_name: 'Ophelia' });
-    t.equal(created.status, 200);
-    const userId = created.body.user_id;
-    const [add] = await take(queue);
-    t.equal(add.type, 'realm_user');
-    t.equal(add.op, 'add');
-    for (const key of ['email', 'delivery_email', 'user_id', 'avatar_version', 'is_admin', 'is_owner', 'is_guest', 'role', 'is_bot', 'full_name', 'timezone', 'is_active', 'date_joined', 'avatar_url', 'profile_data']) {
-      t.ok(key in add.person, `person has ${key}`);
-    }
-    t.match(add.person, { user_id: userId, full_name: 'Ophelia', role: 400, is_active: true, is_bot: false });
-    t.equal((await iago.patch(`/users/${HAMLET}`, { full_name: 'Prince Hamlet' })).status, 200);
-    t.equal((await iago.patch(`/users/${HAMLET}`, { role: 300 })).status, 200);
-    t.equal((await iago.patch(`/users/${HAMLET}`, { role: 300 })).status, 200);
-    t.same((await take(queue)).map(({ id: _, ...rest }) => rest), [
-      { type: 'realm_user', op: 'update', person: { user_id: HAMLET, full_name: 'Prince Hamlet' } },
-      { type: 'realm_user', op: 'update', person: { user_id: HAMLET, role: 300 } },
-    ], 'one event per change, none when nothing changes');
-    await iago.patch(`/users/${HAMLET}`, { full_name: 'King Hamlet', role: 400 });
-    t.equal(org.users.get(HAMLET)!.fullName, 'King Hamlet');
-  });
-
-  t.test('typing: direct, and channel only with stream_typing_notifications', async (t) => {
-    const plain = await register(othello, { event_types: ['typing'] });
-    const capable = await register(othello, { event_types: ['typing'], client_capabilities: { stream_typing_notifications: true } });
-    const bystander = await register(cordelia, { event_types: ['typing'] });
-    t.same((await hamlet.post('/typing', { op: 'start', to: [OTHELLO] })).body, { result: 'success', msg: '' });
-    t.equal((await hamlet.post('/typing', { op: 'stop', type: 'direct', to: [OTHELLO] })).status, 200);
-    const hamletPerson = { user_id: HAMLET, email: 'hamlet@example.com' };
-    const othelloPerson = { user_id: OTHELLO, email: 'othello@example.com' };
-    const direct = (await take(plain)).map(({ id: _, ...rest }) => ({ ...rest, recipients: [...rest.recipients].sort((a: any, b: any) => a.user_id - b.user_id) }));
-    t.same(direct, ['start', 'stop'].map((op) => ({ type: 'typing', op, message_type: 'direct', sender: hamletPerson, recipients: [hamletPerson, othelloPerson] })));
-    t.equal((await take(capable)).length, 2);
-    t.same(await take(bystander), [], 'not to others');
-
-    t.equal((await hamlet.post('/typing', { op: 'start', type: 'channel', stream_id: DENMARK, topic: 'typing here' })).status, 200);
-    t.same(await take(plain), [], 'no channel typing without the capability');
-    t.same((await take(capable)).map(({ id: _, ...rest }) => rest), [
-      { type: 'typing', op: 'start', message_type: 'stream', sender: hamletPerson, stream_id: DENMARK, topic: 'typing here' },
-    ]);
-    const missing = await hamlet.post('/typing', { op: 'start', type: 'channel', stream_id: DENMARK });
-    t.same([missing.status, missing.body.msg], [400, 'Missing topic']);
-    const badUser = await hamlet.post('/typing', { op: 'start', to: [9999] });
-    t.same([badUser.status, badUser.body.msg], [400, 'Invalid user ID 9999']);
-    const errors: [Params, string][] = [
-      [{}, "Missing 'op' argument"],
-      [{ op: 'begin', to: [OTHELLO] }, 'Invalid op'],
-      [{ op: 'start', type: 'private', to: [OTHELLO] }, 'Invalid type'],
-      [{ op: 'start' }, "Missing 'to' argument"],
-      [{ op: 'start', to: [] }, "Empty 'to' list"],
-      [{ op: 'start', type: 'stream', topic: 'x' }, "Missing 'stream_id' argument"],
-    ];
-    for (const [params, msg] of errors) {
-      const response = await hamlet.post('/typing', params);
-      t.same([response.status, response.body.result, response.body.msg], [400, 'error', msg], msg);
-    }
-
-    // A deactivated participant may be named; only active users are told.
-    const prospero = org.users.byEmail('prospero@example.com')!;
-    const tx = new Transaction();
-    org.users.save({ ...prospero, isActive: false }, tx);
-    await server.services.commit(tx);
-    const group = await hamlet.post('/typing', { op: 'start', to: [OTHELLO, prospero.id] });
-    t.equal(group.status, 200);
-    const [groupEvent] = await take(plain);
-    t.same(groupEvent.recipients.map((r: any) => r.user_id).sort(), [HAMLET, OTHELLO, prospero.id]);
-    const restore = new Transaction();
-    org.users.save({ ...org.users.get(prospero.id)!, isActive: true }, restore);
-    await server.services.commit(restore);
-  });
-
-  t.test('presence: the first active report is an event, later ones are not', async (t) => {
-    const legacy = await register(othello, { event_types: ['presence'] });
-    const slim = await register(iago, { event_types: ['presence'], slim_presence: true });
-    const own = await register(cordelia, { event_types: ['presence'] });
-    const response = await cordelia.post('/users/me/presence', { status: 'active', new_user_input: true });
-    t.equal(response.status, 200);
-    t.ok('cordelia@example.com' in response.body.presences, 'legacy presences, keyed by email');
-    const [event] = await take(legacy);
-    const { id: _, server_timestamp, ...rest } = event;
-    t.type(server_timestamp, 'number');
-    t.same(rest, {
-      type: 'presence', user_id: CORDELIA, email: 'cordelia@example.com',
-      presence: { website: { client: 'website', status: 'active', timestamp: rest.presence.website.timestamp, pushable: false } },
-    });
-    t.type(rest.presence.website.timestamp, 'number');
-    const [slimEvent] = await take(slim);
-    t.equal(slimEvent.user_id, CORDELIA);
-    t.notOk('email' in slimEvent, 'slim_presence queues get no email');
-    t.equal((await take(own)).length, 1, 'the user gets it too');
-    t.equal((await cordelia.post('/users/me/presence', { status: 'active' })).status, 200);
-    t.equal((await cordelia.post('/users/me/presence', { status: 'idle', ping_only: true })).status, 200);
-    t.same(await take(legacy), [], 'a user already online makes no event');
-    const state = (await othello.post('/register', { fetch_event_types: ['presence'] })).body;
-    t.equal(state.presences['cordelia@example.com'].aggregated.status, 'active');
-    t.ok(state.presence_last_update_id > 0);
-
-    const prospero = clientFor(server, 'prospero@example.com');
-    t.equal((await prospero.post('/users/me/presence', { status: 'idle' })).status, 200);
-    t.same((await take(legacy)).map((e) => [e.type, e.user_id]), [['presence', 7]], "a user's first report is an event, even idle");
-    t.equal((await prospero.post('/users/me/presence', { status: 'active' })).status, 200);
-    t.same((await take(legacy)).map((e) => [e.type, e.user_id, e.presence.website.status]), [['presence', 7, 'active']], 'the first active one after it too');
-    t.equal((await prospero.post('/users/me/presence', { status: 'active' })).status, 200);
-    t.same(await take(legacy), []);
-    const bad = await prospero.post('/users/me/presence', { status: 'away' });
-    t.same([bad.status, bad.body.msg], [400, 'Invalid status: away']);
   });
 });
 
@@ -929,148 +704,4 @@ test('queues survive a restart', async (t) => {
   t.same(await take(fresh), [], 'queues created after the restart get no restart event');
   const later = await send(hamlet(), 'Denmark', 'after restart');
   t.same((await take(queue)).filter((e) => e.type === 'message').map((e) => e.message.id), [later], 'the restored queue keeps receiving');
-});
-
-/** Starts the real server process; resolves with its URL once it printed its ready line. */
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const stderr: string[] = [];
-    let buffered = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start: ${stderr.join('')}`));
-    }, 20_000);
-    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const match = /Parley listening on (\S+)/.exec(buffered);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], stderr });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${stderr.join('')}`));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-test('no acknowledged message is lost when the server process is killed', async (t) => {
-  const dataDir = tempDataDir();
-  const port = await freePort();
-  const env = { PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_DEMO: '1', PARLEY_SYNC: '1', PARLEY_RATE_LIMIT: '0' };
-  let running = await startProcess(env);
-  t.teardown(async () => {
-    running.child.kill('SIGKILL');
-    await exited(running.child);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const iago = await login(running.url, 'iago@example.com');
-  const hamlet = await login(running.url, 'hamlet@example.com');
-  const queue = await register(iago, { event_types: ['message', 'restart'] });
-
-  const KILL_AFTER = 40;
-  const WORKERS = 8;
-  const acknowledged: number[] = [];
-  let killed = false;
-  let failed = 0;
-  let inFlight = 0;
-  let inFlightAtKill = 0;
-  const worker = async (w: number) => {
-    for (let i = 0; !killed; i++) {
-      inFlight++;
-      try {
-        const response = await hamlet.post('/messages', { type: 'stream', to: 'Denmark', topic: 'crash', content: `worker ${w} message ${i}` });
-        if (response.status === 200 && response.body.result === 'success') acknowledged.push(response.body.id);
-        else failed++;
-      } catch {
-        failed++; // the connection died with the server: not acknowledged
-        return;
-      } finally {
-        inFlight--;
-      }
-      if (acknowledged.length >= KILL_AFTER && !killed) {
-        killed = true;
-        inFlightAtKill = inFlight;
-        running.child.kill('SIGKILL');
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
-  await exited(running.child);
-  t.equal(running.child.signalCode, 'SIGKILL', 'the server was killed');
-  t.ok(acknowledged.length >= KILL_AFTER, `${acknowledged.length} sends acknowledged before the kill`);
-  t.ok(inFlightAtKill > 0, `${inFlightAtKill} sends were in flight at the kill (${failed} of them cut off)`);
-
-  running = await startProcess(env);
-  const restarted = new Api(running.url, iago.email, iago.apiKey);
-  const response = await restarted.get('/events', { queue_id: queue.id, last_event_id: -1, dont_block: true });
-  t.equal(response.status, 200, 'the queue was rebuilt');
-  const events: any[] = response.body.events;
-  const delivered = new Set(events.filter((e) => e.type === 'message').map((e) => e.message.id));
-  const lost = acknowledged.filter((id) => !delivered.has(id));
-  t.same(lost, [], 'every acknowledged message is among the events');
-  t.equal(events.at(-1)?.type, 'restart', 'then a restart event');
-  t.equal(ofType(events, 'restart').length, 1);
-  t.ok(events.every((e, i) => i === 0 || e.id > events[i - 1].id), 'ids increase');
-  const messages = await restarted.get('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [['channel', 'Denmark']] });
-  const stored = new Set(messages.body.messages.map((m: any) => m.id));
-  t.same(acknowledged.filter((id) => !stored.has(id)), [], 'and every acknowledged message is stored');
-  running.child.kill('SIGTERM');
-  await exited(running.child);
-});
-
-test('the published zulip-js client receives events with callOnEachEvent', async (t) => {
-  const server = await startTestServer();
-  t.teardown(() => server.destroy());
-  const othello = server.services.org.users.byEmail('othello@example.com')!;
-  const hamlet = clientFor(server, 'hamlet@example.com');
-  // zulip-js polls forever (and replaces the global FormData): it runs in its own process, which the test ends.
-  const script = `
-    const zulip = require('zulip-js');
-    zulip({ username: process.env.Z_EMAIL, apiKey: process.env.Z_KEY, realm: process.env.Z_REALM })
-      .then((client) => client.callOnEachEvent((event) => process.stdout.write(JSON.stringify(event) + '\\n')));
-  `;
-  const child = spawn(process.execPath, ['-e', script], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, Z_EMAIL: othello.deliveryEmail, Z_KEY: othello.apiKey, Z_REALM: server.url },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.teardown(async () => {
-    child.kill('SIGKILL');
-    await exited(child);
-  });
-  const received: any[] = [];
-  let buffered = '';
-  let notify: (() => void) | undefined;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let newline: number;
-    while ((newline = buffered.indexOf('\n')) >= 0) {
-      received.push(JSON.parse(buffered.slice(0, newline)));
-      buffered = buffered.slice(newline + 1);
-      notify?.();
-    }
-  });
-  await waitFor(() => server.services.queues.hasQueues(othello.id), 'zulip-js to register its queue', 15_000);
-  const queues = [...server.services.queues.queuesOf(othello.id)];
-  t.equal(queues.length, 1);
-  t.equal(queues[0].descriptor.eventTypes, null, 'zulip-js registers for every event type');
-  const id = await send(hamlet, 'Denmark', 'hello zulip-js', 'js');
-  const arrived = new Promise<void>((resolve) => {
-    notify = () => received.some((e) => e.type === 'message' && e.message.id === id) && resolve();
-    notify();
-  });
-  t.not(await settledWithin(arrived, 15_000), 'pending', 'the callback got the message');
-  const event = received.find((e) => e.type === 'message');
-  t.match(event.message, { id, content: 'hello zulip-js', sender_email: 'hamlet@example.com', display_recipient: 'Denmark' });
-  child.kill('SIGTERM');
-  await exited(child);
 });

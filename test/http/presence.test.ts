@@ -1,0 +1,47 @@
+/**
+ * Black-box tests of POST /users/me/presence, seen through its presence events, on a fresh demo organization.
+ */
+import { test } from 'tap';
+import { clientFor } from '../helpers/server.js';
+import { world } from '../helpers/world.js';
+import { CORDELIA, register, take } from '../helpers/events.js';
+
+test('presence', async (t) => {
+  t.test('presence: the first active report is an event, later ones are not', async (t) => {
+    const { server, iago, othello, cordelia } = await world(t);
+    const legacy = await register(othello, { event_types: ['presence'] });
+    const slim = await register(iago, { event_types: ['presence'], slim_presence: true });
+    const own = await register(cordelia, { event_types: ['presence'] });
+    const response = await cordelia.post('/users/me/presence', { status: 'active', new_user_input: true });
+    t.equal(response.status, 200);
+    t.ok('cordelia@example.com' in response.body.presences, 'legacy presences, keyed by email');
+    const [event] = await take(legacy);
+    const { id: _, server_timestamp, ...rest } = event;
+    t.type(server_timestamp, 'number');
+    t.same(rest, {
+      type: 'presence', user_id: CORDELIA, email: 'cordelia@example.com',
+      presence: { website: { client: 'website', status: 'active', timestamp: rest.presence.website.timestamp, pushable: false } },
+    });
+    t.type(rest.presence.website.timestamp, 'number');
+    const [slimEvent] = await take(slim);
+    t.equal(slimEvent.user_id, CORDELIA);
+    t.notOk('email' in slimEvent, 'slim_presence queues get no email');
+    t.equal((await take(own)).length, 1, 'the user gets it too');
+    t.equal((await cordelia.post('/users/me/presence', { status: 'active' })).status, 200);
+    t.equal((await cordelia.post('/users/me/presence', { status: 'idle', ping_only: true })).status, 200);
+    t.same(await take(legacy), [], 'a user already online makes no event');
+    const state = (await othello.post('/register', { fetch_event_types: ['presence'] })).body;
+    t.equal(state.presences['cordelia@example.com'].aggregated.status, 'active');
+    t.ok(state.presence_last_update_id > 0);
+
+    const prospero = clientFor(server, 'prospero@example.com');
+    t.equal((await prospero.post('/users/me/presence', { status: 'idle' })).status, 200);
+    t.same((await take(legacy)).map((e) => [e.type, e.user_id]), [['presence', 7]], "a user's first report is an event, even idle");
+    t.equal((await prospero.post('/users/me/presence', { status: 'active' })).status, 200);
+    t.same((await take(legacy)).map((e) => [e.type, e.user_id, e.presence.website.status]), [['presence', 7, 'active']], 'the first active one after it too');
+    t.equal((await prospero.post('/users/me/presence', { status: 'active' })).status, 200);
+    t.same(await take(legacy), []);
+    const bad = await prospero.post('/users/me/presence', { status: 'away' });
+    t.same([bad.status, bad.body.msg], [400, 'Invalid status: away']);
+  });
+});
