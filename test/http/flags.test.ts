@@ -4,7 +4,6 @@
  */
 import { test } from 'tap';
 import { DENMARK, SCOTLAND, CORE_TEAM, messageWorld, send, sendDm, flagsOf, fetchIds, error, invalidMessage } from '../helpers/messages.js';
-import { Flag } from '../../src/domain/messages.js';
 
 test('message flags', async (t) => {
   t.test('POST /messages/flags', async (t) => {

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { Api, login } from '../helpers/client.js';
 import { freePort, startTestServer, tempDataDir } from '../helpers/server.js';
 import { world } from '../helpers/world.js';
-import { exited } from '../helpers/process.js';
 
 test('ready line', async (t) => {
   t.test('ready line and the demo organization', async (t) => {

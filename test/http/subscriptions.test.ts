@@ -6,33 +6,8 @@
 import { test } from 'tap';
 import { world, setRealm } from '../helpers/world.js';
 import { subscriptionsKind } from '../../src/actors/subscriptions.js';
+import { CORE_TEAM, DENMARK, GENERAL, MISSING_SETTING, SCOTLAND, SUBSCRIPTION_FIELDS, VERONA, names } from '../helpers/channel-fields.js';
 
-// The demo organization's ids.
-const GENERAL = 1;
-const VERONA = 2;
-const DENMARK = 3;
-const SCOTLAND = 4;
-const CORE_TEAM = 5;
-const MODERATION = 6;
-
-const STREAM_FIELDS = [
-  'can_add_subscribers_group', 'can_administer_channel_group', 'can_delete_any_message_group',
-  'can_delete_own_message_group', 'can_move_messages_out_of_channel_group', 'can_move_messages_within_channel_group',
-  'can_remove_subscribers_group', 'can_resolve_topics_group', 'can_send_message_group', 'can_subscribe_group',
-  'creator_id', 'date_created', 'description', 'first_message_id', 'folder_id', 'history_public_to_subscribers',
-  'invite_only', 'is_announcement_only', 'is_archived', 'is_recently_active', 'is_web_public', 'message_retention_days',
-  'name', 'rendered_description', 'stream_id', 'stream_post_policy', 'stream_weekly_traffic', 'subscriber_count',
-  'topics_policy',
-];
-const SUBSCRIPTION_FIELDS = [
-  ...STREAM_FIELDS, 'audible_notifications', 'color', 'desktop_notifications', 'email_notifications', 'in_home_view',
-  'is_muted', 'pin_to_top', 'push_notifications', 'wildcard_mentions_notify',
-];
-/** Zulip also sends this one (default: everyone); Parley's channel records do not have it yet. */
-/** Added at feature level 441, after the level Parley reports (416): it must not be sent. */
-const MISSING_SETTING = 'can_create_topic_group';
-
-const names = (list: { name: string }[]) => list.map((s) => s.name);
 
 test('subscriptions', async (t) => {
   t.test("each user's subscriptions are owned by that user's subscriptions actor", async (t) => {
