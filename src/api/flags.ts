@@ -15,7 +15,8 @@ import { accessChannelById } from '../queries/channel-access.js';
 import { accessMessage } from '../queries/message-access.js';
 import { narrowTerms } from '../queries/narrow-terms.js';
 import { MessageQuery, parseAnchor } from '../queries/message-query.js';
-import { me, type ApiRoute } from './route.js';
+import * as schemas from '../schemas/index.js';
+import { me, type Request } from './route.js';
 
 export function checkFlag(flag: string): FlagName {
   if (!(API_FLAGS as readonly string[]).includes(flag)) throw badRequest(`Invalid flag: '${flag}'`);
@@ -106,97 +107,72 @@ async function markRead(services: Services, user: UserRecord, keep: (record: Mes
   return result.changed;
 }
 
-export function flagRoutes(services: Services): ApiRoute[] {
-  return [
-    {
-      method: 'POST',
-      path: '/messages/flags',
-      schema: 'update-message-flags',
-      auth: 'user',
-      handler: async (request) => {
-        const user = me(request);
-        const flag = checkFlag(request.params.flag);
-        const op = checkOp(request.params.op);
-        const result = await services.write((tx) => changeFlags(services, tx, user, request.params.messages, op, flag, true));
-        return { messages: request.params.messages, ignored_because_not_subscribed_channels: result.ignoredChannels };
-      },
-    },
-    {
-      method: 'POST',
-      path: '/messages/flags/narrow',
-      schema: 'update-message-flags-for-narrow',
-      auth: 'user',
-      handler: async (request) => {
-        const user = me(request);
-        const p = request.params;
-        const flag = checkFlag(p.flag);
-        const op = checkOp(p.op);
-        if (p.num_before > 0 && p.num_after > 0 && !p.include_anchor) throw badRequest('The anchor can only be excluded at an end of the range');
-        // The range is clamped rather than refused, to bound the size of one transaction.
-        const max = LIMITS.maxMessagesPerFetch;
-        const numBefore = Math.min(p.num_before, Math.max(max - p.num_after, max / 2));
-        const numAfter = Math.min(p.num_after, max - numBefore);
-        const query = new MessageQuery(services, user, narrowTerms(services, user, p.narrow));
-        const range = await query.range({ anchor: parseAnchor(p.anchor, false), numBefore, numAfter, includeAnchor: p.include_anchor });
-        const ids = range.messages.map((m) => m.record.id);
-        const result = await services.write((tx) => changeFlags(services, tx, user, ids, op, flag, false));
-        const response: Record<string, unknown> = {
-          processed_count: ids.length,
-          updated_count: result.changed.length,
-          first_processed_id: ids.length ? ids[0] : null,
-          last_processed_id: ids.length ? ids[ids.length - 1] : null,
-          found_oldest: range.foundOldest,
-          found_newest: range.foundNewest,
-        };
-        if (op === 'remove' && flag === 'read') response.ignored_because_not_subscribed_channels = result.ignoredChannels;
-        return response;
-      },
-    },
-    {
-      method: 'POST',
-      path: '/mark_all_as_read',
-      schema: 'mark-all-as-read',
-      auth: 'user',
-      handler: async (request) => {
-        const user = me(request);
-        const ids: number[] = [];
-        for await (const id of services.messages.ids({ of: 'unread', userId: user.id }, { reverse: false })) ids.push(id);
-        await services.write((tx) => {
-          changeFlags(services, tx, user, ids, 'add', 'read', false);
-          // Zulip tells clients "everything" rather than listing the ids.
-          const event = tx.events.pop();
-          if (event && typeof event.event !== 'function') tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
-        });
-        return { complete: true };
-      },
-    },
-    {
-      method: 'POST',
-      path: '/mark_stream_as_read',
-      schema: 'mark-stream-as-read',
-      auth: 'user',
-      handler: async (request) => {
-        const user = me(request);
-        const channel = accessChannelById(services, user, request.params.stream_id);
-        await markRead(services, user, (record) => record.type === 'stream' && record.channelId === channel.id);
-        return {};
-      },
-    },
-    {
-      method: 'POST',
-      path: '/mark_topic_as_read',
-      schema: 'mark-topic-as-read',
-      auth: 'user',
-      handler: async (request) => {
-        const user = me(request);
-        const channel = accessChannelById(services, user, request.params.stream_id);
-        const raw = request.params.topic_name as string;
-        const topic = normalizeTopic(raw, { maxLength: Number.MAX_SAFE_INTEGER, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-        if (topic !== '' && !services.messages.topic(channel.id, topicKey(topic))) throw badRequest(`No such topic '${raw}'`);
-        const key = topicKey(topic);
-        await markRead(services, user, (record) => record.type === 'stream' && record.channelId === channel.id && (topic === '' || topicKey(record.topic!) === key));
-        return {};
-      },
-    },
-  ];
+/** POST /messages/flags */
+export async function updateMessageFlags(services: Services, request: Request<typeof schemas.updateMessageFlags>) {
+  const user = me(request);
+  const flag = checkFlag(request.params.flag);
+  const op = checkOp(request.params.op);
+  const result = await services.write((tx) => changeFlags(services, tx, user, request.params.messages, op, flag, true));
+  return { messages: request.params.messages, ignored_because_not_subscribed_channels: result.ignoredChannels };
+}
+
+/** POST /messages/flags/narrow */
+export async function updateMessageFlagsForNarrow(services: Services, request: Request<typeof schemas.updateMessageFlagsForNarrow>) {
+  const user = me(request);
+  const p = request.params;
+  const flag = checkFlag(p.flag);
+  const op = checkOp(p.op);
+  if (p.num_before > 0 && p.num_after > 0 && !p.include_anchor) throw badRequest('The anchor can only be excluded at an end of the range');
+  // The range is clamped rather than refused, to bound the size of one transaction.
+  const max = LIMITS.maxMessagesPerFetch;
+  const numBefore = Math.min(p.num_before, Math.max(max - p.num_after, max / 2));
+  const numAfter = Math.min(p.num_after, max - numBefore);
+  const query = new MessageQuery(services, user, narrowTerms(services, user, p.narrow));
+  const range = await query.range({ anchor: parseAnchor(p.anchor, false), numBefore, numAfter, includeAnchor: p.include_anchor });
+  const ids = range.messages.map((m) => m.record.id);
+  const result = await services.write((tx) => changeFlags(services, tx, user, ids, op, flag, false));
+  const response: Record<string, unknown> = {
+    processed_count: ids.length,
+    updated_count: result.changed.length,
+    first_processed_id: ids.length ? ids[0] : null,
+    last_processed_id: ids.length ? ids[ids.length - 1] : null,
+    found_oldest: range.foundOldest,
+    found_newest: range.foundNewest,
+  };
+  if (op === 'remove' && flag === 'read') response.ignored_because_not_subscribed_channels = result.ignoredChannels;
+  return response;
+}
+
+/** POST /mark_all_as_read */
+export async function markAllAsRead(services: Services, request: Request<typeof schemas.markAllAsRead>) {
+  const user = me(request);
+  const ids: number[] = [];
+  for await (const id of services.messages.ids({ of: 'unread', userId: user.id }, { reverse: false })) ids.push(id);
+  await services.write((tx) => {
+    changeFlags(services, tx, user, ids, 'add', 'read', false);
+    // Zulip tells clients "everything" rather than listing the ids.
+    const event = tx.events.pop();
+    if (event && typeof event.event !== 'function') tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
+  });
+  return { complete: true };
+}
+
+/** POST /mark_stream_as_read */
+export async function markStreamAsRead(services: Services, request: Request<typeof schemas.markStreamAsRead>) {
+  const user = me(request);
+  const channel = accessChannelById(services, user, request.params.stream_id);
+  await markRead(services, user, (record) => record.type === 'stream' && record.channelId === channel.id);
+  return {};
+}
+
+/** POST /mark_topic_as_read */
+export async function markTopicAsRead(services: Services, request: Request<typeof schemas.markTopicAsRead>) {
+  const user = me(request);
+  const channel = accessChannelById(services, user, request.params.stream_id);
+  const raw = request.params.topic_name as string;
+  const topic = normalizeTopic(raw, { maxLength: Number.MAX_SAFE_INTEGER, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
+  if (topic !== '' && !services.messages.topic(channel.id, topicKey(topic))) throw badRequest(`No such topic '${raw}'`);
+  const key = topicKey(topic);
+  await markRead(services, user, (record) => record.type === 'stream' && record.channelId === channel.id && (topic === '' || topicKey(record.topic!) === key));
+  return {};
 }
