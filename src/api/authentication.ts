@@ -74,8 +74,8 @@ function loginFailures(services: Services): RateLimiter {
 /** POST /fetch_api_key */
 export async function fetchApiKey(services: Services, { params }: Request<typeof schemas.fetchApiKey>) {
   const failures = loginFailures(services);
-  const username = (params.username as string).trim();
-  const password = params.password as string;
+  const username = params.username.trim();
+  const password = params.password;
   if (!isValidEmail(username)) throw new ApiError('BAD_REQUEST', 'Enter a valid email address.');
   if (services.config.rateLimit) {
     const state = failures.peek(username);

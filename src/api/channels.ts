@@ -42,7 +42,7 @@ export function getStreamById(services: Services, request: Request<typeof schema
 /** GET /get_stream_id */
 export function getStreamId(services: Services, request: Request<typeof schemas.getStreamId>) {
   const { org } = services;
-  const name = request.params.stream as string;
+  const name = request.params.stream;
   const channel = org.channels.byName(name.trim());
   if (!channel || channel.isArchived || !channelVisible(services, me(request), channel)) throw badRequest(`Invalid channel name '${name}'`);
   return { stream_id: channel.id };
@@ -55,7 +55,7 @@ export async function getStreamTopics(services: Services, request: Request<typeo
   const topics = channelHistoryReadable(services, user, channel)
     ? await services.messages.topics(channel.id)
     : await receivedTopics(services, user.id, channel.id);
-  const allowEmpty = request.params.allow_empty_topic_name as boolean;
+  const allowEmpty = request.params.allow_empty_topic_name;
   return {
     topics: topics
       .sort((a, b) => b.maxId - a.maxId)

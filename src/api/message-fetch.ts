@@ -7,7 +7,7 @@ import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.
 import { accessMessage, requireMessage } from '../queries/message-access.js';
 import { narrowTerms } from '../queries/narrow-terms.js';
 import * as schemas from '../schemas/index.js';
-import { me, type Request } from './route.js';
+import { me, type Params, type Request } from './route.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -58,7 +58,8 @@ export function getMessage(services: Services, request: Request<typeof schemas.g
   };
 }
 
-function formatOf(params: Record<string, any>): MessageFormat {
+/** The formatting options shared by `GET /messages` and `GET /messages/{message_id}`. */
+function formatOf(params: Params<typeof schemas.getMessage>): MessageFormat {
   return { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar, allowEmptyTopicName: params.allow_empty_topic_name };
 }
 

@@ -9,13 +9,13 @@ import type { Services } from '../services.js';
 import { accessChannelById, channelVisible } from '../queries/channel-access.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Request } from './route.js';
-import { updateSubscriptionProperties, type PropertyChange } from '../actions/subscription-properties.js';
+import { updateSubscriptionProperties } from '../actions/subscription-properties.js';
 import { updateTopicVisibility } from '../actions/user-topics.js';
 
 /** POST /users/me/subscriptions/properties */
 export async function updateSubscriptionSettings(services: Services, request: Request<typeof schemas.updateSubscriptionSettings>) {
   const user = me(request);
-  await updateSubscriptionProperties(services, user, request.params.subscription_data as PropertyChange[]);
+  await updateSubscriptionProperties(services, user, request.params.subscription_data);
   return {};
 }
 

@@ -29,7 +29,7 @@ export function updateUser(services: Services, request: Request<typeof schemas.u
 export function updateUserByEmail(services: Services, request: Request<typeof schemas.updateUser, { email: string }>) {
   const { org } = services;
   const actor = me(request);
-  const email = request.params.email as string;
+  const email = request.params.email;
   const user = org.users.byEmail(email);
   const visible = user && (user.deliveryEmail.toLowerCase() !== email.toLowerCase() || canSeeEmail(actor, user));
   if (!user || !visible || user.isSystemBot) throw badRequest('No such user');

@@ -56,7 +56,7 @@ function findUser(services: Services, id: number): UserRecord {
 /** GET /users */
 export function getUsers(services: Services, { principal, params }: Request<typeof schemas.getUsers>) {
   if (!principal && !publicAccessEnabled(services)) throw unauthorized();
-  const ids = params.user_ids as number[] | undefined;
+  const ids = params.user_ids;
   let targets: UserRecord[];
   if (ids) {
     targets = ids.map((id) => {
@@ -67,8 +67,8 @@ export function getUsers(services: Services, { principal, params }: Request<type
   } else {
     targets = [...services.org.users.all()].filter((user) => !user.isSystemBot);
   }
-  const clientGravatar = params.client_gravatar as boolean;
-  const profiles = params.include_custom_profile_fields as boolean;
+  const clientGravatar = params.client_gravatar;
+  const profiles = params.include_custom_profile_fields;
   const members = targets.map((target) => listedJson(services, target, principal, clientGravatar, profiles));
   return new RawJson(`"members":[${members.join(',')}]`);
 }
@@ -85,16 +85,16 @@ export function getOwnUser(services: Services, request: Request<typeof schemas.g
 export function getUser(services: Services, request: Request<typeof schemas.getUser, { user_id: number }>) {
   const viewer = me(request);
   const target = findUser(services, request.params.user_id);
-  return { user: format(services, target, viewer, request.params.client_gravatar as boolean, request.params.include_custom_profile_fields as boolean) };
+  return { user: format(services, target, viewer, request.params.client_gravatar, request.params.include_custom_profile_fields) };
 }
 
 /** GET /users/{email:email} */
 export function getUserByEmail(services: Services, request: Request<typeof schemas.getUserByEmail, { email: string }>) {
   const viewer = me(request);
-  const email = request.params.email as string;
+  const email = request.params.email;
   const target = services.org.users.byEmail(email);
   // A real address only finds a user whose real address the viewer may see.
   const visible = target && (target.deliveryEmail.toLowerCase() !== email.toLowerCase() || canSeeEmail(viewer, target));
   if (!target || !visible || target.isSystemBot) throw badRequest('No such user');
-  return { user: format(services, target, viewer, request.params.client_gravatar as boolean, request.params.include_custom_profile_fields as boolean) };
+  return { user: format(services, target, viewer, request.params.client_gravatar, request.params.include_custom_profile_fields) };
 }
