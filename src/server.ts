@@ -3,30 +3,29 @@
  * `startServer` is what main.ts and the tests call; `stop` shuts down gracefully (stop
  * accepting, finish what is in flight, flush, close the database).
  */
-import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
-import { allRoutes } from './api/routes.js';
+import { bindRoutes } from './api/route.js';
+import { ROUTES } from './api/routes.js';
 import { basicAuthenticator } from './api/authentication.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
 import { restoreQueues, startHousekeeping } from './events/housekeeping.js';
 import type { Config } from './config.js';
 import type { UserRecord } from './domain/users.js';
-import { HttpFront } from './http/front.js';
+import { HttpFront, type ServedRoute } from './http/front.js';
 import { loadUws } from './http/native.js';
 import { RateLimiter } from './http/rate-limit.js';
-import { loadValidators } from './http/validation.js';
+import { compileValidators } from './http/validation.js';
 import { createLogger } from './log.js';
 import { openControlChannel } from './ops/control.js';
 import { healthCheck } from './ops/health.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
+import { SCHEMAS } from './schemas/index.js';
 import { writeBackup } from './store/backup.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
-
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas', import.meta.url));
 
 export interface StartOptions {
   clock?: Clock;
@@ -41,6 +40,8 @@ export interface RunningServer {
   /** Port of the `/metrics` listener; undefined when PARLEY_METRICS_PORT is unset. */
   readonly metricsPort: number | undefined;
   readonly services: Services;
+  /** What the HTTP front serves, read back from its router. */
+  readonly routes: readonly ServedRoute[];
   stop(): Promise<void>;
 }
 
@@ -70,13 +71,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await restoreQueues(housekeepingParts);
   const housekeeping = startHousekeeping(housekeepingParts);
 
-  const routes = allRoutes(services, { maxMessageId: (userId) => services.messages.newestMessageId(userId) });
+  const routes = bindRoutes(ROUTES, services);
   const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths: routes.map((route) => route.path), queues, db });
   const perSecond = () => clock.now() / 1000;
   const front = new HttpFront<UserRecord>({
     uws,
     routes,
-    validators: loadValidators(SCHEMA_DIR),
+    validators: compileValidators(SCHEMAS),
     bodyLimitBytes: config.bodyLimitBytes,
     authenticate: basicAuthenticator(services),
     rateLimits: config.rateLimit
@@ -113,6 +114,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     port,
     metricsPort: metricsEndpoint?.port,
     services,
+    routes: front.served(),
     stop() {
       stopping ??= (async () => {
         front.stopAccepting();

@@ -6,7 +6,6 @@
  * that memory and store agree, and prints requests/s, the status histogram and the failures.
  */
 import { parseArgs } from 'node:util';
-import { SCHEMA_DIR } from '../src/server.js';
 import { loadSchemas } from '../test/helpers/fuzz-requests.js';
 import { runFuzz, summarizeFailures, type FuzzFigures } from '../test/helpers/fuzz-run.js';
 import { inProcessTarget } from '../test/helpers/fuzz-target.js';
@@ -28,7 +27,7 @@ const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.r
 const excludeMethods = values['exclude-methods'].split(',').map((m) => m.trim()).filter(Boolean);
 const restartEvery = Number(values['restart-every']);
 const deadline = values.seconds !== undefined ? Date.now() + Number(values.seconds) * 1000 : Infinity;
-const schemas = loadSchemas(SCHEMA_DIR);
+const schemas = loadSchemas();
 
 console.log(`fuzz: ${total} requests, seed ${seed}${excludeMethods.length ? `, methods excluded: ${excludeMethods.join(', ')}` : ''}`);
 let server = await startTestServer({ PARLEY_HEARTBEAT_SECONDS: '0.2' });

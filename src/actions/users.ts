@@ -21,7 +21,15 @@ export function checkFullName(name: string): string {
   return trimmed;
 }
 
-export async function updateUser(services: Services, actor: UserRecord, target: UserRecord, params: Record<string, any>) {
+/** What an administrator may change of a user (`PATCH /users/{id}`), as the API names it. */
+export interface UserChanges {
+  full_name?: string;
+  role?: number;
+  new_email?: string;
+  profile_data?: readonly Record<string, unknown>[];
+}
+
+export async function updateUser(services: Services, actor: UserRecord, target: UserRecord, params: UserChanges) {
   const { org } = services;
   if (!isAdmin(actor.role)) throw badRequest('Insufficient permission');
   if (params.new_email !== undefined) throw badRequest('Insufficient permission');

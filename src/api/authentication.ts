@@ -8,7 +8,8 @@ import { secretsEqual, verifyPassword } from '../domain/credentials.js';
 import { isValidEmail, type UserRecord } from '../domain/users.js';
 import { RateLimiter, rateLimitHit } from '../http/rate-limit.js';
 import type { Services } from '../services.js';
-import type { ApiRoute } from './route.js';
+import * as schemas from '../schemas/index.js';
+import type { Request } from './route.js';
 
 const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
 const NOT_LOGGED_IN = 'Not logged in: API authentication or user session required';
@@ -60,40 +61,40 @@ export function basicAuthenticator(services: Services): (authorization: string) 
   };
 }
 
-export function authRoutes(services: Services): ApiRoute[] {
-  // Zulip's authenticate_by_username rule: 5 failed attempts per username per 30 minutes.
-  const failures = new RateLimiter({ max: 5, windowSeconds: 1800 }, () => services.clock.now() / 1000);
-  return [
-    {
-      method: 'POST',
-      path: '/fetch_api_key',
-      schema: 'fetch-api-key',
-      auth: 'none',
-      handler: async ({ params }) => {
-        const username = (params.username as string).trim();
-        const password = params.password as string;
-        if (!isValidEmail(username)) throw new ApiError('BAD_REQUEST', 'Enter a valid email address.');
-        if (services.config.rateLimit) {
-          const state = failures.peek(username);
-          if (!state.allowed) {
-            throw rateLimitHit(state.retryAfter);
-          }
-        }
-        const { org } = services;
-        const user = org.users.byEmail(username);
-        // As Zulip: a deactivated account or organization is reported whatever the password, and
-        // with its own code (fetch_api_key is not behind the REST authentication that wraps it).
-        if (user && !user.isActive) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
-        if (user && org.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
-        const ok = password !== '' && (await verifyPassword(password, user && !user.isBot ? user.passwordHash : null));
-        if (!ok || !user) {
-          if (services.config.rateLimit) failures.hit(username);
-          throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
-        }
-        failures.reset(username);
-        const current = org.users.get(user.id)!;
-        return { api_key: current.apiKey, email: current.deliveryEmail, user_id: current.id };
-      },
-    },
-  ];
+/** Failed logins per server (Services), kept apart from the record of who is signed in. */
+const failuresOf = new WeakMap<Services, RateLimiter>();
+
+/** Zulip's authenticate_by_username rule: 5 failed attempts per username per 30 minutes. */
+function loginFailures(services: Services): RateLimiter {
+  let failures = failuresOf.get(services);
+  if (!failures) failuresOf.set(services, (failures = new RateLimiter({ max: 5, windowSeconds: 1800 }, () => services.clock.now() / 1000)));
+  return failures;
+}
+
+/** POST /fetch_api_key */
+export async function fetchApiKey(services: Services, { params }: Request<typeof schemas.fetchApiKey>) {
+  const failures = loginFailures(services);
+  const username = params.username.trim();
+  const password = params.password;
+  if (!isValidEmail(username)) throw new ApiError('BAD_REQUEST', 'Enter a valid email address.');
+  if (services.config.rateLimit) {
+    const state = failures.peek(username);
+    if (!state.allowed) {
+      throw rateLimitHit(state.retryAfter);
+    }
+  }
+  const { org } = services;
+  const user = org.users.byEmail(username);
+  // As Zulip: a deactivated account or organization is reported whatever the password, and
+  // with its own code (fetch_api_key is not behind the REST authentication that wraps it).
+  if (user && !user.isActive) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated', 401);
+  if (user && org.realm.deactivated) throw new ApiError('REALM_DEACTIVATED', 'This organization has been deactivated', 401);
+  const ok = password !== '' && (await verifyPassword(password, user && !user.isBot ? user.passwordHash : null));
+  if (!ok || !user) {
+    if (services.config.rateLimit) failures.hit(username);
+    throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect', 401);
+  }
+  failures.reset(username);
+  const current = org.users.get(user.id)!;
+  return { api_key: current.apiKey, email: current.deliveryEmail, user_id: current.id };
 }

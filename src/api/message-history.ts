@@ -6,7 +6,8 @@ import { displayTopic } from '../domain/topics.js';
 import type { MessageRecord } from '../domain/messages.js';
 import type { Services } from '../services.js';
 import { requireMessage } from '../queries/message-access.js';
-import { me, type ApiRoute } from './route.js';
+import * as schemas from '../schemas/index.js';
+import { me, type Request } from './route.js';
 
 /**
  * Snapshots of a message, oldest first. The stored history is newest first and keeps what was
@@ -47,18 +48,9 @@ export function messageHistory(record: MessageRecord, allowEmptyTopicName: boole
   return snapshots.reverse();
 }
 
-export function historyRoutes(services: Services): ApiRoute[] {
-  return [
-    {
-      method: 'GET',
-      path: '/messages/{message_id:int}/history',
-      schema: 'get-message-history',
-      auth: 'user',
-      handler: (request) => {
-        if (!realmSetting(services.org.realm, 'allow_edit_history')) throw badRequest('Message edit history is disabled in this organization');
-        const { record } = requireMessage(services, me(request), request.params.message_id);
-        return { message_history: messageHistory(record, request.params.allow_empty_topic_name) };
-      },
-    },
-  ];
+/** GET /messages/{message_id:int}/history */
+export function getMessageHistory(services: Services, request: Request<typeof schemas.getMessageHistory, { message_id: number }>) {
+  if (!realmSetting(services.org.realm, 'allow_edit_history')) throw badRequest('Message edit history is disabled in this organization');
+  const { record } = requireMessage(services, me(request), request.params.message_id);
+  return { message_history: messageHistory(record, request.params.allow_empty_topic_name) };
 }

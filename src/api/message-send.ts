@@ -1,31 +1,23 @@
 /** `POST /messages`: reading the addressing rules of Zulip's send, checking permissions, then writing. */
 import { missingArgument } from '../domain/errors.js';
 import type { Services } from '../services.js';
-import { me, type ApiRoute } from './route.js';
-import { sendMessage } from '../actions/message-send.js';
+import * as schemas from '../schemas/index.js';
+import { me, type Request } from './route.js';
 import { topicParameter } from '../domain/topics.js';
+import * as actions from '../actions/message-send.js';
 
-export function sendRoutes(services: Services): ApiRoute[] {
-  return [
-    {
-      method: 'POST',
-      path: '/messages',
-      schema: 'send-message',
-      auth: 'user',
-      handler: (request) => {
-        const p = request.params;
-        // Local echo needs both: the queue to echo to and the id the client will recognise.
-        if (p.queue_id !== undefined && p.local_id === undefined) throw missingArgument('local_id');
-        return sendMessage(services, me(request), request.client, {
-          type: p.type,
-          to: p.to,
-          content: p.content,
-          topic: topicParameter(p),
-          queueId: p.queue_id,
-          localId: p.local_id,
-          readBySender: p.read_by_sender,
-        });
-      },
-    },
-  ];
+/** POST /messages */
+export function sendMessage(services: Services, request: Request<typeof schemas.sendMessage>) {
+  const p = request.params;
+  // Local echo needs both: the queue to echo to and the id the client will recognise.
+  if (p.queue_id !== undefined && p.local_id === undefined) throw missingArgument('local_id');
+  return actions.sendMessage(services, me(request), request.client, {
+    type: p.type,
+    to: p.to,
+    content: p.content,
+    topic: topicParameter(p),
+    queueId: p.queue_id,
+    localId: p.local_id,
+    readBySender: p.read_by_sender,
+  });
 }

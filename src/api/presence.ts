@@ -3,31 +3,23 @@ import { badRequest } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { reportPresence } from '../actions/presence.js';
 import { presences } from '../queries/presence.js';
-import { me, type ApiRoute } from './route.js';
+import * as schemas from '../schemas/index.js';
+import { me, type Request } from './route.js';
 
-export function presenceRoutes(services: Services): ApiRoute[] {
-  return [
-    {
-      method: 'POST',
-      path: '/users/me/presence',
-      schema: 'update-presence',
-      auth: 'user',
-      handler: async (request) => {
-        const user = me(request);
-        const p = request.params;
-        if (user.isBot) throw badRequest('This endpoint does not accept bot requests.');
-        if (p.status !== 'active' && p.status !== 'idle') throw badRequest(`Invalid status: ${p.status}`);
-        const now = services.clock.now() / 1000;
-        await reportPresence(services, user, p.status === 'active', now);
-        if (p.ping_only) return {};
-        const slim = p.slim_presence || p.last_update_id !== undefined;
-        const since = p.last_update_id !== undefined && p.last_update_id > 0 ? p.last_update_id : -1;
-        return {
-          presences: presences(services, slim, Math.floor(now), since),
-          server_timestamp: now,
-          presence_last_update_id: services.presence.newestUpdateId,
-        };
-      },
-    },
-  ];
+/** POST /users/me/presence */
+export async function updatePresence(services: Services, request: Request<typeof schemas.updatePresence>) {
+  const user = me(request);
+  const p = request.params;
+  if (user.isBot) throw badRequest('This endpoint does not accept bot requests.');
+  if (p.status !== 'active' && p.status !== 'idle') throw badRequest(`Invalid status: ${p.status}`);
+  const now = services.clock.now() / 1000;
+  await reportPresence(services, user, p.status === 'active', now);
+  if (p.ping_only) return {};
+  const slim = p.slim_presence || p.last_update_id !== undefined;
+  const since = p.last_update_id !== undefined && p.last_update_id > 0 ? p.last_update_id : -1;
+  return {
+    presences: presences(services, slim, Math.floor(now), since),
+    server_timestamp: now,
+    presence_last_update_id: services.presence.newestUpdateId,
+  };
 }

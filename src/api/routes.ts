@@ -1,44 +1,102 @@
-/** Every area's routes, in one table. */
-import type { Services } from '../services.js';
-import { authRoutes } from './authentication.js';
-import type { ApiRoute } from './route.js';
-import { serverSettingsRoutes } from './server-settings.js';
-import { userRoutes, type UserReadDeps } from './users.js';
-import { channelRoutes } from './channels.js';
-import { subscriptionRoutes } from './subscriptions.js';
-import { sendRoutes } from './message-send.js';
-import { messageRoutes } from './message-fetch.js';
-import { editRoutes } from './message-edit.js';
-import { deleteRoutes } from './message-delete.js';
-import { historyRoutes } from './message-history.js';
-import { reactionRoutes } from './reactions.js';
-import { flagRoutes } from './flags.js';
-import { reportRoutes } from './reports.js';
-import { eventRoutes } from './events.js';
-import { presenceRoutes } from './presence.js';
-import { typingRoutes } from './typing.js';
-import { subscriptionSettingRoutes } from './subscription-settings.js';
-import { userAdminRoutes } from './user-admin.js';
+/**
+ * The URL table: every route the server serves, one line each, grouped by area, as
+ * `route(METHOD, /path below /api/v1, view, schema, auth)`. Views live in their area's file
+ * (src/api/<area>.ts), schemas in src/schemas/; `npm run routes` prints this table.
+ */
+import * as schemas from '../schemas/index.js';
+import * as authentication from './authentication.js';
+import * as serverSettings from './server-settings.js';
+import * as users from './users.js';
+import * as channels from './channels.js';
+import * as subscriptions from './subscriptions.js';
+import * as messageSend from './message-send.js';
+import * as messageFetch from './message-fetch.js';
+import * as messageEdit from './message-edit.js';
+import * as messageDelete from './message-delete.js';
+import * as messageHistory from './message-history.js';
+import * as reactions from './reactions.js';
+import * as flags from './flags.js';
+import * as reports from './reports.js';
+import * as events from './events.js';
+import * as presence from './presence.js';
+import * as typing from './typing.js';
+import * as subscriptionSettings from './subscription-settings.js';
+import * as userAdmin from './user-admin.js';
+import { route, type RouteEntry } from './route.js';
 
-export function allRoutes(services: Services, deps: UserReadDeps): ApiRoute[] {
-  return [
-    ...authRoutes(services),
-    ...serverSettingsRoutes(services),
-    ...userRoutes(services, deps),
-    ...channelRoutes(services),
-    ...subscriptionRoutes(services),
-    ...sendRoutes(services),
-    ...messageRoutes(services),
-    ...editRoutes(services),
-    ...deleteRoutes(services),
-    ...historyRoutes(services),
-    ...reactionRoutes(services),
-    ...flagRoutes(services),
-    ...reportRoutes(services),
-    ...eventRoutes(services),
-    ...presenceRoutes(services),
-    ...typingRoutes(services),
-    ...subscriptionSettingRoutes(services),
-    ...userAdminRoutes(services),
-  ];
-}
+export const ROUTES: readonly RouteEntry[] = [
+  // Authentication
+  route('POST',   '/fetch_api_key',                       authentication.fetchApiKey,                       schemas.fetchApiKey,                  'none'),
+
+  // Server settings
+  route('GET',    '/server_settings',                     serverSettings.getServerSettings,                 schemas.getServerSettings,            'none'),
+
+  // Users (reading)
+  route('GET',    '/users',                               users.getUsers,                                   schemas.getUsers,                     'optional'),
+  route('GET',    '/users/me',                            users.getOwnUser,                                 schemas.getOwnUser,                   'user'),
+  route('GET',    '/users/{user_id:int}',                 users.getUser,                                    schemas.getUser,                      'user'),
+  route('GET',    '/users/{email:email}',                 users.getUserByEmail,                             schemas.getUserByEmail,               'user'),
+
+  // Channels
+  route('GET',    '/streams',                             channels.getStreams,                              schemas.getStreams,                   'user'),
+  route('GET',    '/streams/{stream_id:int}',             channels.getStreamById,                           schemas.getStreamById,                'user'),
+  route('GET',    '/get_stream_id',                       channels.getStreamId,                             schemas.getStreamId,                  'user'),
+  route('GET',    '/users/me/{stream_id:int}/topics',     channels.getStreamTopics,                         schemas.getStreamTopics,              'user'),
+
+  // Subscriptions
+  route('GET',    '/users/me/subscriptions',              subscriptions.getSubscriptions,                   schemas.getSubscriptions,             'user'),
+  route('POST',   '/users/me/subscriptions',              subscriptions.subscribe,                          schemas.subscribe,                    'user'),
+  route('DELETE', '/users/me/subscriptions',              subscriptions.unsubscribe,                        schemas.unsubscribe,                  'user'),
+  route('PATCH',  '/users/me/subscriptions',              subscriptions.updateSubscriptions,                schemas.updateSubscriptions,          'user'),
+
+  // Sending messages
+  route('POST',   '/messages',                            messageSend.sendMessage,                          schemas.sendMessage,                  'user'),
+
+  // Reading messages
+  route('GET',    '/messages',                            messageFetch.getMessages,                         schemas.getMessages,                  'user'),
+  route('GET',    '/messages/{message_id:int}',           messageFetch.getMessage,                          schemas.getMessage,                   'user'),
+
+  // Editing messages
+  route('PATCH',  '/messages/{message_id:int}',           messageEdit.updateMessage,                        schemas.updateMessage,                'user'),
+
+  // Deleting messages
+  route('DELETE', '/messages/{message_id:int}',           messageDelete.deleteMessage,                      schemas.deleteMessage,                'user'),
+
+  // Edit history
+  route('GET',    '/messages/{message_id:int}/history',   messageHistory.getMessageHistory,                 schemas.getMessageHistory,            'user'),
+
+  // Reactions
+  route('POST',   '/messages/{message_id:int}/reactions', reactions.addReaction,                            schemas.addReaction,                  'user'),
+  route('DELETE', '/messages/{message_id:int}/reactions', reactions.removeReaction,                         schemas.removeReaction,               'user'),
+
+  // Message flags and read state
+  route('POST',   '/messages/flags',                      flags.updateMessageFlags,                         schemas.updateMessageFlags,           'user'),
+  route('POST',   '/messages/flags/narrow',               flags.updateMessageFlagsForNarrow,                schemas.updateMessageFlagsForNarrow,  'user'),
+  route('POST',   '/mark_all_as_read',                    flags.markAllAsRead,                              schemas.markAllAsRead,                'user'),
+  route('POST',   '/mark_stream_as_read',                 flags.markStreamAsRead,                           schemas.markStreamAsRead,             'user'),
+  route('POST',   '/mark_topic_as_read',                  flags.markTopicAsRead,                            schemas.markTopicAsRead,              'user'),
+
+  // Reports
+  route('POST',   '/messages/{message_id:int}/report',    reports.reportMessage,                            schemas.reportMessage,                'user'),
+
+  // Event queues
+  route('POST',   '/register',                            events.registerQueue,                             schemas.registerQueue,                'user'),
+  route('GET',    '/events',                              events.getEvents,                                 schemas.getEvents,                    'user'),
+  route('DELETE', '/events',                              events.deleteQueue,                               schemas.deleteQueue,                  'user'),
+
+  // Presence
+  route('POST',   '/users/me/presence',                   presence.updatePresence,                          schemas.updatePresence,               'user'),
+
+  // Typing notifications
+  route('POST',   '/typing',                              typing.setTypingStatus,                           schemas.setTypingStatus,              'user'),
+
+  // Subscription settings and topic visibility
+  route('POST',   '/users/me/subscriptions/properties',   subscriptionSettings.updateSubscriptionSettings,  schemas.updateSubscriptionSettings,   'user'),
+  route('PATCH',  '/users/me/subscriptions/muted_topics', subscriptionSettings.muteTopic,                   schemas.muteTopic,                    'user'),
+  route('POST',   '/user_topics',                         subscriptionSettings.updateUserTopic,             schemas.updateUserTopic,              'user'),
+
+  // Users (administration)
+  route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
+  route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
+  route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+];

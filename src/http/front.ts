@@ -35,11 +35,11 @@ interface Pausable {
   resume(): void;
 }
 
-export interface ApiRequest<P> {
+export interface ApiRequest<P, Params = Record<string, unknown>> {
   readonly method: HttpMethod;
   readonly path: string;
   /** Validated parameters, path parameters included. */
-  readonly params: Record<string, any>;
+  readonly params: Params;
   /** The authenticated user or bot; always set on routes with `auth: 'user'`. */
   readonly principal: P | undefined;
   readonly userAgent: string;
@@ -53,11 +53,19 @@ export interface Route<P> {
   method: HttpMethod;
   /** Path pattern below /api/v1 (see router.ts for parameter syntax). */
   path: string;
-  /** Name of the endpoint's schema in schemas/. */
+  /** The `$id` of the endpoint's schema (src/schemas/). */
   schema: string;
   /** `user`: credentials required; `none`: no credentials; `optional`: either (public access). */
   auth: 'user' | 'none' | 'optional';
   handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
+}
+
+/** A route as served: its pattern as the router holds it, the schema's name and the authentication. */
+export interface ServedRoute {
+  method: HttpMethod;
+  path: string;
+  schema: string;
+  auth: Route<unknown>['auth'];
 }
 
 export interface FrontOptions<P> {
@@ -139,6 +147,11 @@ export class HttpFront<P> implements DeferredWriter {
         resolve(this.options.uws.us_socket_local_port(socket));
       });
     });
+  }
+
+  /** Every route this front serves, as its router holds them. */
+  served(): ServedRoute[] {
+    return [...this.router.routes()].map(({ method, pattern, route: { route } }) => ({ method, path: pattern, schema: route.schema, auth: route.auth }));
   }
 
   /** Stops accepting connections; requests in flight continue. */

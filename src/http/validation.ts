@@ -1,28 +1,28 @@
 /**
- * Endpoint parameters: each endpoint's JSON Schema (schemas/<name>.json) says which
+ * Endpoint parameters: each endpoint's JSON Schema (src/schemas/<name>.ts) says which
  * parameters exist, their types, defaults and limits. Values the schema types as anything but
  * a plain string arrive JSON-encoded and are decoded here (ajv's coercion does not parse JSON,
  * STACK-NOTES #19); then ajv validates, and its first error becomes Zulip's message for it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ApiError, missingArgument } from '../domain/errors.js';
 import type { RawParams } from './params.js';
 
 interface PropertySchema {
-  type?: string | string[];
+  readonly type?: string | readonly string[];
   /** Taken as sent even though the type is not a plain string. */
-  'x-raw'?: boolean;
+  readonly 'x-raw'?: boolean;
   /** JSON when it parses as JSON, else taken as sent (`to`: a name, an id or a list). */
-  'x-json-or-raw'?: boolean;
+  readonly 'x-json-or-raw'?: boolean;
   [key: string]: unknown;
 }
 
-interface EndpointSchema {
-  $id: string;
-  properties?: Record<string, PropertySchema>;
+/** An endpoint's schema: an object of named parameters, identified by `$id`. */
+export interface EndpointSchema {
+  readonly $id: string;
+  readonly type: 'object';
+  readonly properties?: { readonly [name: string]: PropertySchema };
   [key: string]: unknown;
 }
 
@@ -137,15 +137,14 @@ function compile(ajv: Ajv, schema: EndpointSchema): ParamValidator {
   };
 }
 
-/** Compiles every schema in `dir` once; returns them by `$id`. */
-export function loadValidators(dir: string): Map<string, ParamValidator> {
+/** Compiles every schema once; returns them by `$id`. */
+export function compileValidators(schemas: Iterable<EndpointSchema>): Map<string, ParamValidator> {
   const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false });
   addFormats.default(ajv);
   ajv.addVocabulary(['x-raw', 'x-json-or-raw', 'x-error']);
   const validators = new Map<string, ParamValidator>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as EndpointSchema;
-    if (schema.$id !== file.replace(/\.json$/, '')) throw new Error(`schema ${file} must have $id '${file.replace(/\.json$/, '')}'`);
+  for (const schema of schemas) {
+    if (validators.has(schema.$id)) throw new Error(`two schemas have $id '${schema.$id}'`);
     validators.set(schema.$id, compile(ajv, schema));
   }
   return validators;

@@ -1,13 +1,12 @@
 /**
  * Random HTTP requests for the fuzz runs, built with fast-check from the route table and the
- * endpoints' JSON Schemas: mostly plausible requests (known ids, names, credentials of every
+ * endpoints' JSON Schemas (src/schemas/): mostly plausible requests (known ids, names, credentials of every
  * role) with hostile values, encodings, methods and credentials mixed in.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
+import { SCHEMAS } from '../../src/schemas/index.js';
 
-/** A route as the fuzzer needs it (from src/api/routes.ts → allRoutes). */
+/** A route as the fuzzer needs it (from the URL table, src/api/routes.ts). */
 export interface FuzzRoute {
   method: string;
   path: string;
@@ -34,25 +33,22 @@ export interface FuzzPools {
 }
 
 interface PropertySchema {
-  type?: string | string[];
-  enum?: unknown[];
-  items?: PropertySchema;
-  properties?: Record<string, PropertySchema>;
-  required?: string[];
-  [key: string]: unknown;
+  readonly type?: string | readonly string[];
+  readonly enum?: readonly unknown[];
+  readonly items?: PropertySchema;
+  readonly properties?: { readonly [name: string]: PropertySchema };
+  readonly required?: readonly string[];
+  readonly [key: string]: unknown;
 }
 
 export interface EndpointSchema {
-  properties?: Record<string, PropertySchema>;
-  required?: string[];
+  readonly properties?: { readonly [name: string]: PropertySchema };
+  readonly required?: readonly string[];
 }
 
-export function loadSchemas(dir: string): Map<string, EndpointSchema> {
-  const schemas = new Map<string, EndpointSchema>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    schemas.set(file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(dir, file), 'utf8')) as EndpointSchema);
-  }
-  return schemas;
+/** The server's schemas (the registry validation compiles), by name. */
+export function loadSchemas(): Map<string, EndpointSchema> {
+  return new Map(SCHEMAS.map((schema) => [schema.$id, schema as EndpointSchema]));
 }
 
 export type Encoding = 'query' | 'form' | 'multipart' | 'json-values' | 'json-body' | 'garbage-type' | 'split';
@@ -233,7 +229,7 @@ function plausibleFor(name: string, schema: PropertySchema, pools: FuzzPools, de
       if (depth > 2 || !schema.properties) return fc.dictionary(fc.string({ maxLength: 8 }), json1, { maxKeys: 3 });
       const fields: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [key, sub] of Object.entries(schema.properties)) fields[key] = valueFor(key, sub, pools, depth + 1);
-      return fc.record(fields, { requiredKeys: schema.required ?? [] });
+      return fc.record(fields, { requiredKeys: [...(schema.required ?? [])] });
     }
   }
   return fc.oneof(text, json2);

@@ -6,7 +6,6 @@
  * the long version.
  */
 import { test } from 'tap';
-import { SCHEMA_DIR } from '../../src/server.js';
 import { loadSchemas } from '../helpers/fuzz-requests.js';
 import { runFuzz, summarizeFailures, type Property } from '../helpers/fuzz-run.js';
 import { inProcessTarget, routeList } from '../helpers/fuzz-target.js';
@@ -15,7 +14,7 @@ import { describeChanges, restartDifferences } from '../helpers/state-digest.js'
 
 const SEED = Number(process.env.PARLEY_FUZZ_SEED ?? 20_261_124);
 const BUDGET_MS = 12_000;
-const schemas = loadSchemas(SCHEMA_DIR);
+const schemas = loadSchemas();
 
 test('the state watch sees what a request changes', async (t) => {
   const server = await startTestServer();
@@ -46,7 +45,7 @@ test('fuzzed requests to every route: answered, enveloped, no 5xx; a refused req
   t.comment(`seed ${SEED}: ${figures.requests} requests in ${figures.seconds.toFixed(1)} s; ${histogram}`);
 
   t.ok(figures.requests >= 200, `enough requests (${figures.requests})`);
-  const routes = routeList(server.services);
+  const routes = routeList();
   const unvisited = routes.map((r) => `${r.method} ${r.path}`).filter((key) => !figures.perRoute.has(key));
   t.same(unvisited, [], 'every route was fuzzed');
   const succeeded = [...figures.perRoute.values()].filter((r) => r.succeeded > 0).length;

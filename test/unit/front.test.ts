@@ -1,28 +1,23 @@
 /** The HTTP front on a real uWS socket with routes of its own: unexpected errors, late answers, disconnects. */
 import { test } from 'tap';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { pino } from 'pino';
 import { HttpFront } from '../../src/http/front.js';
 import { loadUws } from '../../src/http/native.js';
-import { loadValidators } from '../../src/http/validation.js';
+import { compileValidators } from '../../src/http/validation.js';
 import { Deferred } from '../../src/shared/handler-result.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { freePort } from '../helpers/server.js';
 
 test('front: 500 for unexpected errors, deferred answers, aborted clients', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-front-'));
-  writeFileSync(join(dir, 'empty.json'), JSON.stringify({ $id: 'empty', type: 'object', properties: {} }));
   let parked: Deferred | undefined;
   let aborted = 0;
   const logged: unknown[] = [];
   const logger = pino({ level: 'error' }, { write: (line: string) => logged.push(JSON.parse(line)) });
   const front = new HttpFront<string>({
     uws: loadUws(),
-    validators: loadValidators(dir),
+    validators: compileValidators([{ $id: 'empty', type: 'object', properties: {} }]),
     bodyLimitBytes: 1024,
     authenticate: () => 'someone',
     logger,
@@ -91,13 +86,11 @@ test('front: 500 for unexpected errors, deferred answers, aborted clients', asyn
 });
 
 test('front: every uWS callback answers or registers onAborted, whatever the handler does', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-front-'));
-  writeFileSync(join(dir, 'empty.json'), JSON.stringify({ $id: 'empty', type: 'object', properties: {} }));
   let openGate: (() => void) | undefined;
   const observed: [string, string, number][] = [];
   const front = new HttpFront<string>({
     uws: loadUws(),
-    validators: loadValidators(dir),
+    validators: compileValidators([{ $id: 'empty', type: 'object', properties: {} }]),
     bodyLimitBytes: 1024,
     authenticate: () => 'someone',
     logger: pino({ level: 'silent' }),
