@@ -12,6 +12,8 @@ const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 /** Each room and the rooms it may import (itself always). Top-level files are the composition root. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   shared: [],
+  // Schemas are typed by the HTTP layer's schema contract (a type-only import).
+  schemas: ['http'],
   domain: ['shared'],
   store: ['domain', 'shared'],
   http: ['domain', 'shared'],
@@ -19,7 +21,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   actors: ['store', 'domain', 'shared'],
   queries: ['actors', 'store', 'events', 'domain', 'shared', 'services'],
   actions: ['queries', 'actors', 'store', 'events', 'domain', 'shared', 'services'],
-  api: ['actions', 'queries', 'domain', 'http', 'shared', 'services'],
+  api: ['actions', 'queries', 'domain', 'http', 'shared', 'schemas', 'services'],
   ops: ['http', 'events', 'store', 'domain', 'shared', 'services', 'config'],
 };
 /** Top-level modules that are not the composition root, and what they may import. */
