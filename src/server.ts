@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { bindRoutes } from './api/route.js';
 import { ROUTES } from './api/routes.js';
-import { basicAuthenticator } from './api/authentication.js';
+import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
 import { restoreQueues, startHousekeeping } from './events/housekeeping.js';

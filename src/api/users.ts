@@ -4,7 +4,7 @@ import { realmSetting } from '../domain/realm.js';
 import { canSeeEmail, formatUser, type UserRecord } from '../domain/users.js';
 import { RawJson } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
-import { unauthorized } from './authentication.js';
+import { unauthorized } from '../queries/credentials.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Request } from './route.js';
 
@@ -75,7 +75,7 @@ export function getUsers(services: Services, { principal, params }: Request<type
 
 /** GET /users/me */
 export function getOwnUser(services: Services, request: Request<typeof schemas.getOwnUser>) {
-        const user = me(request);
+  const user = me(request);
   const max = services.messages.newestMessageId(user.id);
   if (typeof max === 'number') return new RawJson(`${ownJson(services, user)},"max_message_id":${max}`);
   return max.then((id) => new RawJson(`${ownJson(services, user)},"max_message_id":${id}`));
@@ -83,14 +83,14 @@ export function getOwnUser(services: Services, request: Request<typeof schemas.g
 
 /** GET /users/{user_id:int} */
 export function getUser(services: Services, request: Request<typeof schemas.getUser, { user_id: number }>) {
-        const viewer = me(request);
+  const viewer = me(request);
   const target = findUser(services, request.params.user_id);
   return { user: format(services, target, viewer, request.params.client_gravatar, request.params.include_custom_profile_fields) };
 }
 
 /** GET /users/{email:email} */
 export function getUserByEmail(services: Services, request: Request<typeof schemas.getUserByEmail, { email: string }>) {
-        const viewer = me(request);
+  const viewer = me(request);
   const email = request.params.email;
   const target = services.org.users.byEmail(email);
         // A real address only finds a user whose real address the viewer may see.
