@@ -23,54 +23,54 @@ function format(services: Services, target: UserRecord, viewer: UserRecord | und
 // are replaced, never mutated, on change, and belong to one server, hence one host).
 const ownFields = new WeakMap<UserRecord, string>();
 function ownJson(services: Services, user: UserRecord): string {
-    let json = ownFields.get(user);
-    if (json === undefined) {
+  let json = ownFields.get(user);
+  if (json === undefined) {
     const fields = format(services, user, user, false, true);
-      if (!user.isBot) delete fields.bot_type;
-      json = JSON.stringify(fields).slice(1, -1);
-      ownFields.set(user, json);
-    }
-    return json;
+    if (!user.isBot) delete fields.bot_type;
+    json = JSON.stringify(fields).slice(1, -1);
+    ownFields.set(user, json);
+  }
+  return json;
 }
 
 // GET /users serialises each user once per way of seeing them (records are replaced on change).
 const listed = new WeakMap<UserRecord, Map<string, string>>();
 function listedJson(services: Services, target: UserRecord, viewer: UserRecord | undefined, clientGravatar: boolean, profiles: boolean): string {
-    const variant = `${+canSeeEmail(viewer, target)}${+clientGravatar}${+profiles}`;
-    let forms = listed.get(target);
-    if (!forms) listed.set(target, (forms = new Map()));
-    let json = forms.get(variant);
-    if (json === undefined) {
+  const variant = `${+canSeeEmail(viewer, target)}${+clientGravatar}${+profiles}`;
+  let forms = listed.get(target);
+  if (!forms) listed.set(target, (forms = new Map()));
+  let json = forms.get(variant);
+  if (json === undefined) {
     json = JSON.stringify(format(services, target, viewer, clientGravatar, profiles));
-      forms.set(variant, json);
-    }
-    return json;
+    forms.set(variant, json);
+  }
+  return json;
 }
 
 function findUser(services: Services, id: number): UserRecord {
   const user = services.org.users.get(id);
-    if (!user || user.isSystemBot) throw badRequest('No such user');
-    return user;
+  if (!user || user.isSystemBot) throw badRequest('No such user');
+  return user;
 }
 
 /** GET /users */
 export function getUsers(services: Services, { principal, params }: Request<typeof schemas.getUsers>) {
-        if (!principal && !publicAccessEnabled(services)) throw unauthorized();
+  if (!principal && !publicAccessEnabled(services)) throw unauthorized();
   const ids = params.user_ids;
-        let targets: UserRecord[];
-        if (ids) {
-          targets = ids.map((id) => {
+  let targets: UserRecord[];
+  if (ids) {
+    targets = ids.map((id) => {
       const user = services.org.users.get(id);
-            if (!user || user.isSystemBot) throw badRequest(`Invalid user ID: ${id}`);
-            return user;
-          });
-        } else {
+      if (!user || user.isSystemBot) throw badRequest(`Invalid user ID: ${id}`);
+      return user;
+    });
+  } else {
     targets = [...services.org.users.all()].filter((user) => !user.isSystemBot);
-        }
+  }
   const clientGravatar = params.client_gravatar;
   const profiles = params.include_custom_profile_fields;
   const members = targets.map((target) => listedJson(services, target, principal, clientGravatar, profiles));
-        return new RawJson(`"members":[${members.join(',')}]`);
+  return new RawJson(`"members":[${members.join(',')}]`);
 }
 
 /** GET /users/me */
@@ -93,8 +93,8 @@ export function getUserByEmail(services: Services, request: Request<typeof schem
   const viewer = me(request);
   const email = request.params.email;
   const target = services.org.users.byEmail(email);
-        // A real address only finds a user whose real address the viewer may see.
-        const visible = target && (target.deliveryEmail.toLowerCase() !== email.toLowerCase() || canSeeEmail(viewer, target));
-        if (!target || !visible || target.isSystemBot) throw badRequest('No such user');
+  // A real address only finds a user whose real address the viewer may see.
+  const visible = target && (target.deliveryEmail.toLowerCase() !== email.toLowerCase() || canSeeEmail(viewer, target));
+  if (!target || !visible || target.isSystemBot) throw badRequest('No such user');
   return { user: format(services, target, viewer, request.params.client_gravatar, request.params.include_custom_profile_fields) };
 }
