@@ -21,7 +21,7 @@ import { openControlChannel } from './ops/control.js';
 import { healthCheck } from './ops/health.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
-import { SCHEMAS } from './schemas/index.js';
+import { SCHEMAS } from './schemas/registry.js';
 import { writeBackup } from './store/backup.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';

@@ -4,7 +4,7 @@
  * role) with hostile values, encodings, methods and credentials mixed in.
  */
 import fc from 'fast-check';
-import { SCHEMAS } from '../../src/schemas/index.js';
+import { SCHEMAS } from '../../src/schemas/registry.js';
 
 /** A route as the fuzzer needs it (from the URL table, src/api/routes.ts). */
 export interface FuzzRoute {

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'tap';
-import { SCHEMAS } from '../../src/schemas/index.js';
+import { SCHEMAS } from '../../src/schemas/registry.js';
 import { demoClients, startTestServer } from '../helpers/server.js';
 
 const CLI = fileURLToPath(new URL('../../src/routes-cli.js', import.meta.url));
