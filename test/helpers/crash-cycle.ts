@@ -151,6 +151,21 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
     const reactionEvents = new Map<string, number>();
     const starEvents = new Set<number>();
     let restartEvents = 0;
+    /** Notes each delivered event once, and any event delivered twice as a problem. */
+    const recordEvents = (events: any[]) => {
+      for (const event of events) {
+        if (event.id <= lastEventId || eventIds.has(event.id)) problem(`event ${event.id} (${event.type}) delivered again`);
+        eventIds.add(event.id);
+        lastEventId = Math.max(lastEventId, event.id);
+        if (event.type === 'message') messageEvents.set(event.message.id, (messageEvents.get(event.message.id) ?? 0) + 1);
+        else if (event.type === 'reaction' && event.op === 'add' && event.user_id === iagoId) {
+          const key = `${event.message_id}:${event.emoji_name}`;
+          reactionEvents.set(key, (reactionEvents.get(key) ?? 0) + 1);
+        } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'starred') {
+          for (const id of event.messages as number[]) starEvents.add(id);
+        } else if (event.type === 'restart') restartEvents++;
+      }
+    };
     let stopping = false;
     const poller = (async () => {
       while (!stopping) {
@@ -170,18 +185,7 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
           await sleep(100);
           continue;
         }
-        for (const event of response.body.events as any[]) {
-          if (event.id <= lastEventId || eventIds.has(event.id)) problem(`event ${event.id} (${event.type}) delivered again`);
-          eventIds.add(event.id);
-          lastEventId = Math.max(lastEventId, event.id);
-          if (event.type === 'message') messageEvents.set(event.message.id, (messageEvents.get(event.message.id) ?? 0) + 1);
-          else if (event.type === 'reaction' && event.op === 'add' && event.user_id === iagoId) {
-            const key = `${event.message_id}:${event.emoji_name}`;
-            reactionEvents.set(key, (reactionEvents.get(key) ?? 0) + 1);
-          } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'starred') {
-            for (const id of event.messages as number[]) starEvents.add(id);
-          } else if (event.type === 'restart') restartEvents++;
-        }
+        recordEvents(response.body.events as any[]);
       }
     })();
 
@@ -280,18 +284,7 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
         await sleep(50);
         continue;
       }
-      for (const event of events) {
-        if (event.id <= lastEventId || eventIds.has(event.id)) problem(`event ${event.id} (${event.type}) delivered again`);
-        eventIds.add(event.id);
-        lastEventId = Math.max(lastEventId, event.id);
-        if (event.type === 'message') messageEvents.set(event.message.id, (messageEvents.get(event.message.id) ?? 0) + 1);
-        else if (event.type === 'reaction' && event.op === 'add' && event.user_id === iagoId) {
-          const key = `${event.message_id}:${event.emoji_name}`;
-          reactionEvents.set(key, (reactionEvents.get(key) ?? 0) + 1);
-        } else if (event.type === 'update_message_flags' && event.op === 'add' && event.flag === 'starred') {
-          for (const id of event.messages as number[]) starEvents.add(id);
-        } else if (event.type === 'restart') restartEvents++;
-      }
+      recordEvents(events);
     }
 
     // --- read everything back -----------------------------------------------------------------
