@@ -6,7 +6,7 @@
 import autocannon from 'autocannon';
 import { busySeconds, coreTimes, processCpuSeconds, selfCpuSeconds } from './cpu.js';
 import { measuredCores, onCore, pinning } from './pinning.js';
-import { runWrk, wrkVersion } from './wrk.js';
+import { runWrk, wrkVersion, type WrkOutcome } from './wrk.js';
 
 export interface LoadSpec {
   url: string;
@@ -71,16 +71,8 @@ export function loadGenerator(): Generator {
 export const WRK_MISSING = 'wrk is not installed, so autocannon (in the runner, a Node process) drives the load and may be the bottleneck;\n' +
   'install wrk for figures that measure the server: `sudo apt-get install -y wrk` (Debian/Ubuntu) or build it from https://github.com/wg/wrk\n';
 
-interface Generated {
-  requests: number;
-  durationSeconds: number;
-  bytes: number;
-  errors: number;
-  non2xx: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  sum: number;
-  acks: Map<number, number>;
+/** A measurement as either generator reports it (wrk's own fields, its CPU time renamed). */
+interface Generated extends Omit<WrkOutcome, 'cpuSeconds'> {
   /** CPU seconds of a load-generator process other than the runner. */
   ownCpuSeconds: number;
 }

@@ -1,12 +1,6 @@
 /** The demo organization's channel ids and the fields Zulip's channel and subscription objects carry. */
 
-// The demo organization's ids.
-export const GENERAL = 1;
-export const VERONA = 2;
-export const DENMARK = 3;
-export const SCOTLAND = 4;
-export const CORE_TEAM = 5;
-export const MODERATION = 6;
+export { GENERAL, VERONA, DENMARK, SCOTLAND, CORE_TEAM, MODERATION } from './demo-ids.js';
 
 export const STREAM_FIELDS = [
   'can_add_subscribers_group', 'can_administer_channel_group', 'can_delete_any_message_group',

@@ -5,14 +5,7 @@ import type { Api, ApiResponse, Params } from './client.js';
 import type { TestServer } from './server.js';
 import type { EventQueue } from '../../src/events/event-queue.js';
 
-// The demo organization's ids.
-export const IAGO = 2;
-export const HAMLET = 4;
-export const OTHELLO = 5;
-export const CORDELIA = 6;
-export const VERONA = 2;
-export const DENMARK = 3;
-export const SCOTLAND = 4;
+export { IAGO, HAMLET, OTHELLO, CORDELIA, VERONA, DENMARK, SCOTLAND } from './demo-ids.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -3,13 +3,7 @@ import type { Api, ApiResponse } from './client.js';
 import { world } from './world.js';
 import type { Test } from 'tap';
 
-// The demo organization's ids.
-export const VERONA = 2;
-export const DENMARK = 3;
-export const SCOTLAND = 4;
-export const CORE_TEAM = 5;
-export const MODERATION = 6;
-export const BOT = 9;
+export { VERONA, DENMARK, SCOTLAND, CORE_TEAM, MODERATION, BOT } from './demo-ids.js';
 export const NEWEST = 10000000000000000;
 
 export const MESSAGE_FIELDS = [
