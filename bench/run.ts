@@ -19,10 +19,11 @@ import { fanout } from './scenarios/fanout.js';
 import { flags } from './scenarios/flags.js';
 import { narrow } from './scenarios/narrow.js';
 import { send } from './scenarios/send.js';
+import { sendWide } from './scenarios/send-wide.js';
 import { startup } from './scenarios/startup.js';
 import { users } from './scenarios/users.js';
 
-const SCENARIOS: Scenario[] = [authRead, users, send, dm, narrow, flags, fanout, startup];
+const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 function machine(runId: string, quick: boolean): Machine {

@@ -14,6 +14,7 @@ import type { UserRecord } from './domain/users.js';
 import type { Write } from './store/write.js';
 import type { SubscriptionBook } from './actors/subscription-book.js';
 import type { MessageStore } from './store/messages.js';
+import type { ReadMarks } from './store/read-marks.js';
 import type { RenderedMessage } from './domain/markdown/index.js';
 import type { EventQueues } from './events/queues.js';
 import type { PresenceBook } from './store/presence-book.js';
@@ -33,6 +34,8 @@ export interface Services {
   readonly clock: Clock;
   readonly subscriptions: SubscriptionBook;
   readonly messages: MessageStore;
+  /** Read state of delivered channel messages: marks, exceptions, the cut-over id. */
+  readonly readMarks: ReadMarks;
   readonly queues: EventQueues;
   readonly presence: PresenceBook;
   /** Unix seconds when the server started (Zulip's `server_generation`). */

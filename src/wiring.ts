@@ -16,6 +16,7 @@ import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import { MessageStore } from './store/messages.js';
+import { ReadMarks } from './store/read-marks.js';
 import type { Organization } from './store/organization.js';
 import type { Transaction } from './store/transaction.js';
 import { EventQueues } from './events/queues.js';
@@ -24,6 +25,7 @@ import { PresenceBook } from './store/presence-book.js';
 import { LIMITS } from './domain/versions.js';
 import { runWrite } from './store/write.js';
 import { EventLog } from './store/event-log.js';
+import { cutOverToReadMarks } from './actions/read-state-cut-over.js';
 
 export interface ServiceParts {
   config: Config;
@@ -81,12 +83,13 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   );
   actors.register(subscriptionsKind);
   await actors.restore();
-  const subscriptions = new SubscriptionBook(actors);
+  const subscriptions = new SubscriptionBook(actors, () => parts.counters.upcomingServerId('message'));
   subscriptions.rebuildIndex();
   // The author of the message being rendered; rendering is synchronous, so one slot serves.
   let author: UserRecord | undefined;
   const context = markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id)));
   const messages = new MessageStore(db, org.id);
+  const readMarks = new ReadMarks(db, org.id);
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {
@@ -100,7 +103,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     return channel !== undefined && !channel.inviteOnly;
   });
   const commit = (tx: Transaction) => publisher.commit(tx);
-  return {
+  const services: Services = {
     config: parts.config,
     logger,
     db,
@@ -110,6 +113,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     clock,
     subscriptions,
     messages,
+    readMarks,
     queues,
     presence: new PresenceBook(),
     startedAt: Math.floor(clock.now() / 1000),
@@ -124,4 +128,6 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     write: (change) => runWrite(commit, change),
     commit,
   };
+  await cutOverToReadMarks(services);
+  return services;
 }

@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { createAccount } from '../../src/actions/accounts.js';
 import { createChannel, subscribeUsers } from '../../src/actions/subscriptions.js';
 import { writeMessage } from '../../src/actions/message-send.js';
+import { idsAboveMarks, moveMarks, setRead } from '../../src/actions/read-state.js';
 import { loadOrCreateOrganization, seedOrganization } from '../../src/bootstrap.js';
 import { configFromEnv } from '../../src/config.js';
 import type { ChannelRecord } from '../../src/domain/channel-record.js';
@@ -113,17 +114,23 @@ export class Seeder {
     return ids;
   }
 
-  /** Marks messages read for a user directly in the store. */
+  /** Marks messages read for a user directly in the store, where each one's read state lives. */
   async markRead(user: UserRecord, ids: readonly number[]): Promise<void> {
     const { messages } = this.services;
     for (let start = 0; start < ids.length; start += 5000) {
       const tx = new Transaction();
       for (const id of ids.slice(start, start + 5000)) {
-        const flags = messages.flags(user.id, id);
-        if (flags !== undefined) messages.setFlags(user.id, id, flags, flags | Flag.read, tx);
+        const record = messages.get(id);
+        if (record) setRead(this.services, tx, user.id, record, true);
       }
       await this.services.commit(tx);
     }
+    // Reading in order leaves no exceptions: the marks move over them.
+    const channels = new Set(ids.map((id) => messages.get(id)?.channelId).filter((id): id is number => id !== undefined));
+    const ahead = await idsAboveMarks(this.services, user.id, channels);
+    const tx = new Transaction();
+    moveMarks(this.services, tx, user.id, ahead);
+    await this.services.commit(tx);
   }
 
   async close(): Promise<void> {

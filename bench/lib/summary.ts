@@ -94,6 +94,7 @@ export function writeSummary(resultsDir: string, summaryPath: string, scenarioOr
   lines.push('', '## Goals', '', '| goal | measured | |', '|---|---|---|');
   goal('GET /users/me at ≥ 0.70 of bare uWS requests/s', figure('auth-read', 'requests/s'), (f) => f.ratio, (v) => v >= 0.7);
   goal('durable POST /messages to 100 long-polling subscribers at ≥ 0.10 of bare uWS', figure('send', 'messages/s (durable)'), (f) => f.ratio, (v) => v >= 0.1);
+  goal('a send to 10,000 subscribers nearly as fast as to 10 (messages/s, 10,000 / 10 ≥ 0.8)', figure('send-wide', '10,000 / 10 subscribers (messages/s)'), (f) => f.value, (v) => v >= 0.8);
   goal('10,000 parked polls answered within 1.5× the bare server (Parley / bare)', figure('fanout', 'time to answer all'), (f) => f.ratio, (v) => v <= 1.5);
   goal('under 2 KB per parked poll: JS heap retained per queue (bytes)', figure('fanout', 'JS heap retained per queue with parked poll'), (f) => f.value, (v) => v < 2048);
   goal('under 2 KB per parked poll: process RSS per queue (bytes)', figure('fanout', 'RSS per queue with parked poll'), (f) => f.value, (v) => v < 2048);

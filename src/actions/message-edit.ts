@@ -1,6 +1,6 @@
 /** Editing and moving messages: content edits, topic edits and moves between channels with their permissions and time limits, the edit history, the `update_message` event and the notices. */
 import { planEdit, type EditRequest, type PropagateMode } from '../domain/message-edit.js';
-import { mentionFlags, mentionsOf } from '../domain/mentions.js';
+import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
 import { Flag, MENTION_BITS, type EditRecord, type MessageRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
@@ -14,6 +14,8 @@ import { newestInTopic, topicMessages } from '../queries/topics.js';
 import { requireMessage } from '../queries/message-access.js';
 import { notify, silentMention, topicLink } from './notifications.js';
 import { channelReadable } from '../queries/channel-access.js';
+import { isDelivered, markedFlags, messageFlags } from '../queries/message-state.js';
+import { makeExplicit } from './read-state.js';
 
 /** The messages a move takes along: this one, those after it in its topic, or the whole topic. */
 async function messagesToMove(services: Services, record: MessageRecord, mode: PropagateMode): Promise<MessageRecord[]> {
@@ -59,6 +61,8 @@ export async function editMessage(services: Services, user: UserRecord, messageI
     const targetChannel = newChannel ?? channel;
     const targetTopic = newTopic ?? oldTopic;
     const audience = new Set(messageAudience(services, current));
+    // Flags the event carries for users whose rows this edit writes (reads in this change see the store before it).
+    const eventFlags = new Map<number, number>();
 
     for (const original of moved) {
       const message = original.id === current.id ? current : (messages.get(original.id) ?? original);
@@ -68,14 +72,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
         entry.prevContent = message.content;
         entry.prevRenderedContent = message.renderedContent;
         updated = { ...updated, content, renderedContent: rendered.html };
-        const mentions = mentionsOf(rendered, org.groups);
-        const participants = message.type === 'stream' ? new Set(messages.topic(message.channelId!, topicKey(message.topic!))?.participants ?? []) : undefined;
-        for (const userId of message.userIds) {
-          const flags = messages.flags(userId, message.id);
-          if (flags === undefined) continue;
-          const next = (flags & ~MENTION_BITS) | mentionFlags(userId, mentions, participants === undefined || participants.has(userId));
-          if (next !== flags) messages.setFlags(userId, message.id, flags, next, tx);
-        }
+        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups));
       }
       if (moving && message.type === 'stream') {
         if (newTopic !== undefined) {
@@ -87,17 +84,22 @@ export async function editMessage(services: Services, user: UserRecord, messageI
           entry.stream = newChannel.id;
         }
         messages.unindex(message, topicKey(message.topic!), tx);
-        updated = { ...updated, topic: targetTopic, channelId: targetChannel!.id, recipientId: targetChannel!.recipientId };
         if (newChannel) {
+          // Reception in the old channel no longer says who has it: every holder gets a row.
+          const explicit = makeExplicit(services, tx, updated);
+          updated = explicit.record;
+          if (updated.id === current.id) for (const [userId, flags] of explicit.flags) eventFlags.set(userId, flags);
           // Subscribers of the new channel get the message, already read.
           const userIds = new Set(updated.userIds);
           for (const userId of services.subscriptions.subscribersOf(newChannel.id)) {
             if (userIds.has(userId)) continue;
             userIds.add(userId);
             messages.setFlags(userId, message.id, undefined, Flag.read, tx);
+            if (updated.id === current.id) eventFlags.set(userId, Flag.read);
           }
           updated = { ...updated, userIds: [...userIds] };
         }
+        updated = { ...updated, topic: targetTopic, channelId: targetChannel!.id, recipientId: targetChannel!.recipientId };
         messages.index(updated, topicKey(targetTopic!), tx);
       }
       updated = { ...updated, editHistory: [entry, ...message.editHistory] };
@@ -147,7 +149,8 @@ export async function editMessage(services: Services, user: UserRecord, messageI
     const losing = newChannel ? [...audience].filter((userId) => !mayStillRead(services, userId, newChannel)) : [];
     for (const userId of losing) audience.delete(userId);
     const flags = new Map<number, number>();
-    for (const userId of audience) flags.set(userId, messages.flags(userId, current.id) ?? Flag.read);
+    const edited = messages.get(current.id) ?? current;
+    for (const userId of audience) flags.set(userId, eventFlags.get(userId) ?? messageFlags(services, userId, edited) ?? Flag.read);
     tx.emit(event, [...audience], { flags });
     if (losing.length > 0) {
       const ids = moved.map((m) => m.id).sort((a, b) => a - b);
@@ -180,6 +183,32 @@ export async function editMessage(services: Services, user: UserRecord, messageI
     }
   });
   return { detached_uploads: [] };
+}
+
+/**
+ * Recomputes the mention flags of an edited message for everyone who has it and whom the old
+ * or the new mentions flag; returns the record with any new row holders listed.
+ */
+function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions): MessageRecord {
+  const { messages } = services;
+  const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!))?.participants ?? []) : undefined;
+  const candidates = new Set(record.userIds);
+  for (const userId of mentionCandidates(mentions, participants ?? [], messageAudience(services, record))) candidates.add(userId);
+  const userIds = [...record.userIds];
+  for (const userId of candidates) {
+    const flags = messageFlags(services, userId, record);
+    if (flags === undefined) continue;
+    const next = (flags & ~MENTION_BITS) | mentionFlags(userId, mentions, participants === undefined || participants.has(userId));
+    if (next === flags) continue;
+    const row = messages.row(userId, record.id);
+    if (row === undefined && (next & MENTION_BITS) !== 0) userIds.push(userId);
+    if (isDelivered(services, userId, record) && next === markedFlags(services, userId, record)) {
+      if (row !== undefined) messages.dropFlags(userId, record.id, tx);
+    } else {
+      messages.setFlags(userId, record.id, row, next, tx);
+    }
+  }
+  return userIds.length === record.userIds.length ? record : { ...record, userIds };
 }
 
 /** Keeps the topics' records (name, newest id, participants) right after messages moved between topics. */

@@ -1,17 +1,17 @@
-/** A user's message flags: adding and removing one flag on messages, over a narrow, or marking everything, a channel or a topic read, with the `update_message_flags` event. */
+/** A user's message flags: adding and removing one flag on messages or over a narrow, with the `update_message_flags` event (marking everything, a channel or a topic read: mark-read.ts). */
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName, type MessageRecord } from '../domain/messages.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
-import { normalizeTopic, topicKey } from '../domain/topics.js';
+import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import { Transaction } from '../store/transaction.js';
-import { accessChannelById } from '../queries/channel-access.js';
+import type { Transaction } from '../store/transaction.js';
 import { accessMessage } from '../queries/message-access.js';
 import { narrowTerms } from '../queries/narrow-terms.js';
 import { MessageQuery, parseAnchor } from '../queries/message-query.js';
+import { isDelivered, messageFlags } from '../queries/message-state.js';
+import { idsAboveMarks, moveMarks, writeFlags } from './read-state.js';
 
 export function checkFlag(flag: string): FlagName {
   if (!(API_FLAGS as readonly string[]).includes(flag)) throw badRequest(`Invalid flag: '${flag}'`);
@@ -51,15 +51,33 @@ function unreadDetails(services: Services, user: UserRecord, record: MessageReco
  * channels the user is not subscribed to; starring a message the user never received (public
  * history) creates a historical record of it, as Zulip does.
  */
-export function changeFlags(services: Services, tx: Transaction, user: UserRecord, ids: readonly number[], op: 'add' | 'remove', flag: FlagName, strict: boolean): FlagChange {
+/**
+ * Adds or removes `flag` on the messages, skipping those already so. Marking unread skips
+ * channels the user is not subscribed to; starring a message the user never received (public
+ * history) creates a historical record of it, as Zulip does. Each message changes where its
+ * state lives: the read marks for `read` on a delivered channel message, its row otherwise.
+ * After marking read, the read marks move forward over what is now read (`ahead`: the ids
+ * above each mark, read beforehand by `idsAboveMarks`).
+ */
+export function changeFlags(
+  services: Services,
+  tx: Transaction,
+  user: UserRecord,
+  ids: readonly number[],
+  op: 'add' | 'remove',
+  flag: FlagName,
+  strict: boolean,
+  ahead: ReadonlyMap<number, readonly number[]> = new Map(),
+): FlagChange {
   const { messages } = services;
   const bit = Flag[flag];
   const changed: number[] = [];
   const ignored = new Set<number>();
   const details: Record<string, Record<string, unknown>> = {};
+  const written = new Map<number, number>();
   for (const id of ids) {
-    const record = messages.get(id);
-    let before = messages.flags(user.id, id);
+    let record = messages.get(id);
+    const before = record ? messageFlags(services, user.id, record) : undefined;
     if (op === 'remove' && flag === 'read' && record?.type === 'stream' && !services.subscriptions.isSubscribed(user.id, record.channelId!)) {
       // Naming the channel confirms the message and its channel: only for a message the user may read.
       if (accessMessage(services, user, record) === undefined) {
@@ -72,41 +90,41 @@ export function changeFlags(services: Services, tx: Transaction, user: UserRecor
     const current = before ?? HISTORICAL_FLAGS;
     const after = op === 'add' ? current | bit : current & ~bit;
     if (after === current) continue;
-    if (before === undefined) {
-      // Changing what a never-received message looks like needs a (historical) record of it.
-      if (!record || accessMessage(services, user, record) === undefined) {
-        if (strict) throw badRequest('Invalid message(s)');
-        continue;
-      }
-      messages.save({ ...record, userIds: [...record.userIds, user.id] }, tx);
-      before = undefined;
+    if (!record || (before === undefined && accessMessage(services, user, record) === undefined)) {
+      if (strict) throw badRequest('Invalid message(s)');
+      continue;
     }
-    messages.setFlags(user.id, id, before, after, tx);
+    // A delivered message's flags become a row only where the read mark does not say them;
+    // a message one never received gets a (historical) row.
+    record = writeFlags(services, tx, user.id, record, messages.row(user.id, id), after);
+    written.set(id, after);
     changed.push(id);
-    if (op === 'remove' && flag === 'read' && record) details[id] = unreadDetails(services, user, record, after);
+    if (op === 'remove' && flag === 'read') details[id] = unreadDetails(services, user, record, after);
   }
+  if (op === 'add' && flag === 'read') moveMarks(services, tx, user.id, ahead, written);
   const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false };
   if (op === 'remove' && flag === 'read') event.message_details = details;
   tx.emit(event, [user.id]);
   return { changed, ignoredChannels: [...ignored].sort((a, b) => a - b) };
 }
 
-/** Marks read every unread message of the user that `keep` accepts. */
-async function markRead(services: Services, user: UserRecord, keep: (record: MessageRecord) => boolean): Promise<number[]> {
-  const ids: number[] = [];
-  for await (const id of services.messages.ids({ of: 'unread', userId: user.id }, { reverse: false })) {
+/** When marking read, the ids above the user's marks in the channels of these messages (see `changeFlags`). */
+function readAhead(services: Services, user: UserRecord, ids: readonly number[], op: string, flag: string): Promise<Map<number, number[]>> {
+  if (op !== 'add' || flag !== 'read') return Promise.resolve(new Map());
+  const channels = new Set<number>();
+  for (const id of ids) {
     const record = services.messages.get(id);
-    if (record && keep(record)) ids.push(id);
+    if (record && isDelivered(services, user.id, record)) channels.add(record.channelId!);
   }
-  const result = await services.write((tx) => changeFlags(services, tx, user, ids, 'add', 'read', false));
-  return result.changed;
+  return idsAboveMarks(services, user.id, channels);
 }
 
 /** `POST /messages/flags`: every id must be one the user may see. */
 export async function updateFlags(services: Services, user: UserRecord, ids: readonly number[], op: string, flagName: string): Promise<FlagChange> {
   const flag = checkFlag(flagName);
   const operation = checkOp(op);
-  return services.write((tx) => changeFlags(services, tx, user, ids, operation, flag, true));
+  const ahead = await readAhead(services, user, ids, operation, flag);
+  return services.write((tx) => changeFlags(services, tx, user, ids, operation, flag, true, ahead));
 }
 
 export interface NarrowFlagRequest {
@@ -131,7 +149,8 @@ export async function updateFlagsInNarrow(services: Services, user: UserRecord, 
   const query = new MessageQuery(services, user, narrowTerms(services, user, request.narrow));
   const range = await query.range({ anchor: parseAnchor(request.anchor, false), numBefore, numAfter, includeAnchor: request.includeAnchor });
   const ids = range.messages.map((m) => m.record.id);
-  const result = await services.write((tx) => changeFlags(services, tx, user, ids, op, flag, false));
+  const ahead = await readAhead(services, user, ids, op, flag);
+  const result = await services.write((tx) => changeFlags(services, tx, user, ids, op, flag, false, ahead));
   const response: Record<string, unknown> = {
     processed_count: ids.length,
     updated_count: result.changed.length,
@@ -144,28 +163,3 @@ export async function updateFlagsInNarrow(services: Services, user: UserRecord, 
   return response;
 }
 
-/** `POST /mark_all_as_read`: Zulip tells clients "everything" rather than listing the ids. */
-export async function markAllAsRead(services: Services, user: UserRecord): Promise<void> {
-  const ids: number[] = [];
-  for await (const id of services.messages.ids({ of: 'unread', userId: user.id }, { reverse: false })) ids.push(id);
-  await services.write((tx) => {
-    changeFlags(services, tx, user, ids, 'add', 'read', false);
-    const event = tx.events.pop();
-    if (event && typeof event.event !== 'function') tx.emit({ ...event.event, messages: [], all: true }, [user.id]);
-  });
-}
-
-/** `POST /mark_stream_as_read`. */
-export async function markChannelAsRead(services: Services, user: UserRecord, channelId: number): Promise<void> {
-  const channel = accessChannelById(services, user, channelId);
-  await markRead(services, user, (record) => record.type === 'stream' && record.channelId === channel.id);
-}
-
-/** `POST /mark_topic_as_read`: the empty topic name marks the whole channel, as Zulip does. */
-export async function markTopicAsRead(services: Services, user: UserRecord, channelId: number, rawTopic: string): Promise<void> {
-  const channel = accessChannelById(services, user, channelId);
-  const topic = normalizeTopic(rawTopic, { maxLength: Number.MAX_SAFE_INTEGER, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-  if (topic !== '' && !services.messages.topic(channel.id, topicKey(topic))) throw badRequest(`No such topic '${rawTopic}'`);
-  const key = topicKey(topic);
-  await markRead(services, user, (record) => record.type === 'stream' && record.channelId === channel.id && (topic === '' || topicKey(record.topic!) === key));
-}

@@ -3,7 +3,7 @@
  * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
  * Used by POST /messages and by the notification bot (moderation reports).
  */
-import { mentionFlags, mentionsOf } from '../domain/mentions.js';
+import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.js';
 import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
@@ -14,7 +14,8 @@ import { EmailVisibility, type UserRecord } from '../domain/users.js';
 import type { MessageEventInternals } from '../events/variants.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
-import type { Transaction } from '../store/transaction.js';
+import type { Audience, Transaction } from '../store/transaction.js';
+import { readByMoving } from './read-state.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
@@ -85,34 +86,55 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   const id = services.counters.nextServerId('message', tx);
   const now = unixSeconds(services.clock);
   const { sender, destination, rendered } = out;
+  const mentions = mentionsOf(rendered, org.groups);
+  const mentioned = mentions.users;
+  const readers = new Set<number>();
+  if (out.readBySender) readers.add(sender.id);
+  if (out.readBy !== undefined) readers.add(out.readBy);
 
-  let recipients: number[];
   let record: MessageRecord;
   let key: string | undefined;
-  let baseFlags = 0;
-  let topicParticipants: Set<number> | undefined;
   let initiated = false;
+  let audience: Audience;
+  /** Each row written: the user's flags. */
+  const rows = new Map<number, number>();
   if (destination.type === 'stream') {
     const { channel, topic } = destination;
     key = topicKey(topic);
     const existing = messages.topic(channel.id, key);
     initiated = existing === undefined;
-    topicParticipants = new Set(existing?.participants ?? []);
+    const topicParticipants = new Set(existing?.participants ?? []);
     topicParticipants.add(sender.id);
     messages.saveTopic(channel.id, key, { name: topic, maxId: id, participants: [...topicParticipants] }, tx);
-    recipients = [...services.subscriptions.subscribersOf(channel.id)].filter((userId) => org.users.get(userId)?.isActive);
+    const subscribers = services.subscriptions.subscribersOf(channel.id);
+    const previousNewest = messages.newestInChannel(channel.id);
+    // Subscribers receive it through their reception intervals and read it by their read marks:
+    // rows only for those it mentions, nothing per subscriber.
+    for (const userId of mentionCandidates(mentions, topicParticipants, subscribers)) {
+      if (!subscribers.has(userId)) continue;
+      const flags = mentionFlags(userId, mentions, topicParticipants.has(userId));
+      if (flags !== 0) rows.set(userId, flags);
+    }
+    const listed = [...rows.keys()];
+    // Whoever reads it on arrival: their read mark moves onto it when nothing lies between, else a row says read.
+    for (const userId of readers) {
+      if (!subscribers.has(userId)) continue;
+      if (readByMoving(services, userId, channel.id, previousNewest)) services.readMarks.setMark(userId, channel.id, id, tx);
+      else if (!rows.has(userId)) rows.set(userId, Flag.read);
+      if (rows.has(userId)) rows.set(userId, rows.get(userId)! | Flag.read);
+    }
     record = {
       id, senderId: sender.id, type: 'stream', channelId: channel.id, topic, recipientId: channel.recipientId,
       content: out.content, renderedContent: rendered.html, timestamp: now, client: out.client,
-      userIds: recipients, reactions: [], editHistory: [],
+      userIds: listed, reactions: [], editHistory: [],
     };
+    for (const [userId, flags] of rows) messages.setFlags(userId, id, undefined, flags, tx);
     if (channel.firstMessageId === null) org.channels.save({ ...channel, firstMessageId: id }, tx);
+    audience = { members: subscribers, accepts: (userId) => org.users.get(userId)?.isActive === true };
   } else {
     const participants = destination.participants.map((u) => u.id);
     const conversation = conversationKey(participants);
     const dmUserIds = conversation.split(',').map(Number);
-    recipients = dmUserIds;
-    baseFlags |= Flag.is_private;
     let recipientId: number;
     if (dmUserIds.length <= 2) {
       // 1:1 (or self) conversations are addressed to the other person's personal recipient.
@@ -124,21 +146,18 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     record = {
       id, senderId: sender.id, type: 'private', recipientId, dmUserIds,
       content: out.content, renderedContent: rendered.html, timestamp: now, client: out.client,
-      userIds: recipients, reactions: [], editHistory: [],
+      userIds: dmUserIds, reactions: [], editHistory: [],
     };
+    // Direct messages keep a row per participant: audiences are small.
+    for (const userId of dmUserIds) {
+      const flags = Flag.is_private | mentionFlags(userId, mentions, true) | (readers.has(userId) ? Flag.read : 0);
+      messages.setFlags(userId, id, undefined, flags, tx);
+      rows.set(userId, flags);
+    }
+    audience = dmUserIds;
   }
   messages.save(record, tx);
   messages.index(record, key, tx);
-
-  const mentions = mentionsOf(rendered, org.groups);
-  const mentioned = mentions.users;
-  const flagsOf = new Map<number, number>();
-  for (const userId of recipients) {
-    let flags = baseFlags | mentionFlags(userId, mentions, destination.type === 'private' || topicParticipants!.has(userId));
-    if ((userId === sender.id && out.readBySender) || userId === out.readBy) flags |= Flag.read;
-    messages.setFlags(userId, id, undefined, flags, tx);
-    flagsOf.set(userId, flags);
-  }
 
   const message = formatMessage(services, record, sender.id, 0, EVENT_MESSAGE_FORMAT);
   delete message.flags;
@@ -147,8 +166,9 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     gravatar_public: sender.isBot || sender.emailAddressVisibility === EmailVisibility.EVERYONE,
   };
   const event = { type: 'message', message, internal };
-  tx.emit(event, recipients, {
-    flags: flagsOf,
+  const channelMessage = destination.type === 'stream';
+  tx.emit(event, audience, {
+    flags: channelMessage ? (userId) => rows.get(userId) ?? (readers.has(userId) ? Flag.read : 0) : rows,
     forQueue: out.queueId && out.localId !== undefined ? { queueId: out.queueId, fields: { local_message_id: out.localId } } : undefined,
   });
 
@@ -163,7 +183,7 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     // Mentioned people follow the topic (Zulip's automatically_follow_topics_where_mentioned).
     for (const userId of mentioned) {
       const user = org.users.get(userId);
-      if (!user || user.isBot || userId === sender.id || !flagsOf.has(userId)) continue;
+      if (!user || user.isBot || userId === sender.id || !services.subscriptions.isSubscribed(userId, channel.id)) continue;
       if (!userSetting(user, 'automatically_follow_topics_where_mentioned', true)) continue;
       const current = services.subscriptions.topicPolicy(userId, channel.id, key!);
       if (current === VisibilityPolicy.MUTED || current === VisibilityPolicy.FOLLOWED) continue;

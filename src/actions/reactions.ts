@@ -1,4 +1,5 @@
 /** Emoji reactions and votes on them: validation of the emoji, the write and the `reaction` events. */
+import { messageFlags } from '../queries/message-state.js';
 import { isUnicodeEmojiCode, unicodeEmojiCode, ZULIP_EXTRA_EMOJI } from '../domain/emoji.js';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { HISTORICAL_FLAGS, type MessageRecord, type ReactionRecord } from '../domain/messages.js';
@@ -77,8 +78,10 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
   const emojiName = vote ? vote.emojiName : name;
   if (!vote) checkEmoji(name, code, type);
   const reaction: ReactionRecord = { emojiName, emojiCode: code, reactionType: type, userId: user.id };
-  const userIds = record.userIds.includes(user.id) ? record.userIds : [...record.userIds, user.id];
-  if (services.messages.flags(user.id, record.id) === undefined) services.messages.setFlags(user.id, record.id, undefined, HISTORICAL_FLAGS, tx);
+  // Reacting to a message one does not have (public history) gives a historical row of it, as Zulip does.
+  const newRow = messageFlags(services, user.id, record) === undefined;
+  if (newRow) services.messages.setFlags(user.id, record.id, undefined, HISTORICAL_FLAGS, tx);
+  const userIds = newRow && !record.userIds.includes(user.id) ? [...record.userIds, user.id] : record.userIds;
   const updated = { ...record, userIds, reactions: [...record.reactions, reaction] };
   services.messages.save(updated, tx);
   if (record.type === 'stream') {

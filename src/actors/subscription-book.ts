@@ -1,26 +1,54 @@
 /**
  * Every user's subscriptions, read and changed through the users' subscriptions actors, and
- * the index derived from them that sends need: each channel's current subscribers.
+ * the indexes derived from them: each channel's current subscribers (sends), and each
+ * channel's receivers, everyone with a reception interval there (who may hold its messages).
  */
 import type { ActorRegistry } from './registry.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { subscriptionsKind, type SubscriptionProperty, type SubscriptionState, type SubscriptionsContext, type TopicVisibility } from './subscriptions.js';
 import type { Transaction } from '../store/transaction.js';
+import { NO_INTERVALS, type Intervals } from '../domain/reception.js';
 
 const EMPTY: ReadonlySet<number> = new Set();
 
 export class SubscriptionBook {
   private readonly subscribers = new Map<number, Set<number>>();
+  private readonly receivers = new Map<number, Set<number>>();
 
-  constructor(private readonly actors: ActorRegistry) {}
+  constructor(
+    private readonly actors: ActorRegistry,
+    /** The id the next message will get: where reception intervals open and close. */
+    private readonly nextMessageId: () => number,
+  ) {}
 
-  /** Builds the channel index from every restored actor (start-up; grows with users, not messages). */
+  /** Builds the channel indexes from every restored actor (start-up; grows with users, not messages). */
   rebuildIndex(): void {
     this.subscribers.clear();
+    this.receivers.clear();
     for (const id of this.actors.ids(subscriptionsKind.name)) {
       const context = this.context(Number(id));
-      for (const [channelId, sub] of Object.entries(context.channels)) if (sub.active) this.add(Number(channelId), Number(id));
+      for (const [channelId, sub] of Object.entries(context.channels)) {
+        if (sub.active) this.add(this.subscribers, Number(channelId), Number(id));
+        if (sub.received?.length) this.add(this.receivers, Number(channelId), Number(id));
+      }
     }
+  }
+
+  /**
+   * Gives every subscription written before reception intervals existed its interval: active
+   * ones receive from `from` on (older messages keep their per-user rows). One event per user.
+   */
+  cutOver(from: number, tx: Transaction): number {
+    let users = 0;
+    for (const id of this.actors.ids(subscriptionsKind.name)) {
+      const context = this.context(Number(id));
+      if (Object.values(context.channels).every((sub) => sub.received !== undefined)) continue;
+      this.actors.send(subscriptionsKind, id, { type: 'CUT_OVER', from }, tx);
+      users++;
+    }
+    this.rebuildIndex();
+    tx.onRollback(() => this.rebuildIndex());
+    return users;
   }
 
   private context(userId: number): SubscriptionsContext {
@@ -31,6 +59,16 @@ export class SubscriptionBook {
   /** Current subscribers of a channel (read-only view). */
   subscribersOf(channelId: number): ReadonlySet<number> {
     return this.subscribers.get(channelId) ?? EMPTY;
+  }
+
+  /** Everyone who ever received messages in the channel (subscribed now or before). */
+  receiversOf(channelId: number): ReadonlySet<number> {
+    return this.receivers.get(channelId) ?? EMPTY;
+  }
+
+  /** The message ids the user received in the channel (domain/reception.ts). */
+  received(userId: number, channelId: number): Intervals {
+    return this.context(userId).channels[channelId]?.received ?? NO_INTERVALS;
   }
 
   isSubscribed(userId: number, channelId: number): boolean {
@@ -60,17 +98,21 @@ export class SubscriptionBook {
   }
 
   subscribe(userId: number, channelId: number, color: string, tx: Transaction): void {
-    this.actors.send(subscriptionsKind, String(userId), { type: 'SUBSCRIBE', channelId, color }, tx);
+    this.actors.send(subscriptionsKind, String(userId), { type: 'SUBSCRIBE', channelId, color, from: this.nextMessageId() }, tx);
+    if (!this.receiversOf(channelId).has(userId)) {
+      this.add(this.receivers, channelId, userId);
+      tx.onRollback(() => this.receivers.get(channelId)?.delete(userId));
+    }
     if (this.isSubscribed(userId, channelId)) return;
-    this.add(channelId, userId);
+    this.add(this.subscribers, channelId, userId);
     tx.onRollback(() => this.subscribers.get(channelId)?.delete(userId));
   }
 
   unsubscribe(userId: number, channelId: number, tx: Transaction): void {
-    this.actors.send(subscriptionsKind, String(userId), { type: 'UNSUBSCRIBE', channelId }, tx);
+    this.actors.send(subscriptionsKind, String(userId), { type: 'UNSUBSCRIBE', channelId, until: this.nextMessageId() }, tx);
     if (!this.isSubscribed(userId, channelId)) return;
     this.subscribers.get(channelId)!.delete(userId);
-    tx.onRollback(() => this.add(channelId, userId));
+    tx.onRollback(() => this.add(this.subscribers, channelId, userId));
   }
 
   setProperty(userId: number, channelId: number, property: SubscriptionProperty, value: string | boolean | null, tx: Transaction): void {
@@ -88,11 +130,11 @@ export class SubscriptionBook {
     }, tx);
   }
 
-  private add(channelId: number, userId: number): void {
-    let set = this.subscribers.get(channelId);
+  private add(index: Map<number, Set<number>>, channelId: number, userId: number): void {
+    let set = index.get(channelId);
     if (!set) {
       set = new Set();
-      this.subscribers.set(channelId, set);
+      index.set(channelId, set);
     }
     set.add(userId);
   }

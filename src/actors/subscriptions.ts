@@ -5,6 +5,7 @@
  */
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { assign, setup } from 'xstate';
+import { closeAt, openAt, type Intervals } from '../domain/reception.js';
 import type { ActorKind } from './registry.js';
 
 export interface SubscriptionState {
@@ -18,6 +19,12 @@ export interface SubscriptionState {
   pushNotifications: boolean | null;
   emailNotifications: boolean | null;
   wildcardMentionsNotify: boolean | null;
+  /**
+   * The message ids the user received in this channel (domain/reception.ts), kept across
+   * unsubscribing: which channel messages the user "has". Absent only in snapshots written
+   * before reception intervals existed, until the cut-over (CUT_OVER) fills it in.
+   */
+  received?: Intervals;
 }
 
 
@@ -52,13 +59,18 @@ export const SUBSCRIPTION_PROPERTIES = {
 export type SubscriptionProperty = keyof typeof SUBSCRIPTION_PROPERTIES;
 
 export type SubscriptionsEvent =
-  | { type: 'SUBSCRIBE'; channelId: number; color: string }
-  | { type: 'UNSUBSCRIBE'; channelId: number }
+  /** `from`: the next message id, where the reception interval opens. */
+  | { type: 'SUBSCRIBE'; channelId: number; color: string; from: number }
+  /** `until`: the next message id, where the reception interval closes. */
+  | { type: 'UNSUBSCRIBE'; channelId: number; until: number }
+  /** The cut-over to reception intervals: active subscriptions receive from `from` on. */
+  | { type: 'CUT_OVER'; from: number }
   | { type: 'SET_PROPERTY'; channelId: number; property: SubscriptionProperty; value: string | boolean | null }
   | { type: 'SET_TOPIC_VISIBILITY'; channelId: number; topic: string; topicKey: string; policy: VisibilityPolicy; at: number };
 
-const newSubscription = (color: string): SubscriptionState => ({
+const newSubscription = (color: string, from: number): SubscriptionState => ({
   active: true,
+  received: [from],
   color,
   isMuted: false,
   pinToTop: false,
@@ -80,7 +92,9 @@ export const subscriptionsMachine = setup({
       channels: ({ context, event }) => {
         if (event.type !== 'SUBSCRIBE') return context.channels;
         const existing = context.channels[event.channelId];
-        const next = existing ? { ...existing, active: true } : newSubscription(event.color);
+        const next = existing
+          ? { ...existing, active: true, received: openAt(existing.received ?? [], event.from) }
+          : newSubscription(event.color, event.from);
         return { ...context.channels, [event.channelId]: next };
       },
     }),
@@ -89,7 +103,17 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'UNSUBSCRIBE') return context.channels;
         const existing = context.channels[event.channelId];
         if (!existing) return context.channels;
-        return { ...context.channels, [event.channelId]: { ...existing, active: false } };
+        return { ...context.channels, [event.channelId]: { ...existing, active: false, received: closeAt(existing.received ?? [], event.until) } };
+      },
+    }),
+    cutOver: assign({
+      channels: ({ context, event }) => {
+        if (event.type !== 'CUT_OVER') return context.channels;
+        const channels: Record<string, SubscriptionState> = {};
+        for (const [id, state] of Object.entries(context.channels)) {
+          channels[id] = state.received ? state : { ...state, received: state.active ? [event.from] : [] };
+        }
+        return channels;
       },
     }),
     setProperty: assign({
@@ -120,6 +144,7 @@ export const subscriptionsMachine = setup({
       on: {
         SUBSCRIBE: { actions: 'subscribe' },
         UNSUBSCRIBE: { actions: 'unsubscribe' },
+        CUT_OVER: { actions: 'cutOver' },
         SET_PROPERTY: { actions: 'setProperty' },
         SET_TOPIC_VISIBILITY: { actions: 'setTopicVisibility' },
       },

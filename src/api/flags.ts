@@ -4,6 +4,7 @@
  */
 import type { Services } from '../services.js';
 import * as actions from '../actions/message-flags.js';
+import * as marking from '../actions/mark-read.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Request } from './route.js';
 
@@ -24,18 +25,18 @@ export function updateMessageFlagsForNarrow(services: Services, request: Request
 
 /** POST /mark_all_as_read */
 export async function markAllAsRead(services: Services, request: Request<typeof schemas.markAllAsRead>) {
-  await actions.markAllAsRead(services, me(request));
+  await marking.markAllAsRead(services, me(request));
   return { complete: true };
 }
 
 /** POST /mark_stream_as_read */
 export async function markStreamAsRead(services: Services, request: Request<typeof schemas.markStreamAsRead>) {
-  await actions.markChannelAsRead(services, me(request), request.params.stream_id);
+  await marking.markChannelAsRead(services, me(request), request.params.stream_id);
   return {};
 }
 
 /** POST /mark_topic_as_read */
 export async function markTopicAsRead(services: Services, request: Request<typeof schemas.markTopicAsRead>) {
-  await actions.markTopicAsRead(services, me(request), request.params.stream_id, request.params.topic_name);
+  await marking.markTopicAsRead(services, me(request), request.params.stream_id, request.params.topic_name);
   return {};
 }

@@ -1,4 +1,5 @@
 /** Reading users: `GET /users`, `GET /users/me`, `GET /users/{user_id}`, `GET /users/{email}`. */
+import { newestMessageId } from '../queries/message-state.js';
 import { badRequest } from '../domain/errors.js';
 import { realmSetting } from '../domain/realm.js';
 import { canSeeEmail, formatUser, type UserRecord } from '../domain/users.js';
@@ -76,7 +77,7 @@ export function getUsers(services: Services, { principal, params }: Request<type
 /** GET /users/me */
 export function getOwnUser(services: Services, request: Request<typeof schemas.getOwnUser>) {
   const user = me(request);
-  const max = services.messages.newestMessageId(user.id);
+  const max = newestMessageId(services, user.id);
   if (typeof max === 'number') return new RawJson(`${ownJson(services, user)},"max_message_id":${max}`);
   return max.then((id) => new RawJson(`${ownJson(services, user)},"max_message_id":${id}`));
 }

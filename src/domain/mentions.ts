@@ -30,3 +30,10 @@ export function mentionFlags(userId: number, mentions: Mentions, topicParticipan
   if (mentions.topicWildcard && topicParticipant) bits |= Flag.topic_wildcard_mentioned;
   return bits;
 }
+
+/** Everyone a mention may flag: those named, the topic's participants (topic wildcard), everyone (channel wildcard). */
+export function* mentionCandidates(mentions: Mentions, topicParticipants: Iterable<number>, everyone: Iterable<number>): Generator<number> {
+  if (mentions.streamWildcard) return yield* everyone;
+  yield* mentions.users;
+  if (mentions.topicWildcard) yield* topicParticipants;
+}

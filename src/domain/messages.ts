@@ -35,8 +35,14 @@ export interface MessageRecord {
   /** Unix seconds. */
   timestamp: number;
   client: string;
-  /** Users who hold a per-user record (flags) of this message. */
+  /**
+   * Users who hold a per-user row (flags) of this message. For a channel message delivered by
+   * reception intervals that is only those with a flag to keep (mentions, stars, historical
+   * records…), not every recipient: see "Per-user message state" in docs/architecture.md.
+   */
   userIds: number[];
+  /** A channel message moved between channels: its holders are exactly those with rows. */
+  explicit?: true;
   reactions: ReactionRecord[];
   editHistory: EditRecord[];
 }

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../store/database.js';
 import type { EventLog } from '../store/event-log.js';
-import type { Transaction } from '../store/transaction.js';
+import type { Audience, Transaction } from '../store/transaction.js';
 import type { EventQueues } from './queues.js';
 import type { LoggedEvent } from './variants.js';
 
@@ -39,17 +39,32 @@ export class EventPublisher {
     if (logged.length > 0) this.queues.deliver(logged);
   }
 
+  /** The members of an audience who hold queues. */
+  private listeners(audience: Audience): number[] {
+    if ('length' in audience) return audience.filter((id) => this.queues.hasQueues(id));
+    const { members, accepts } = audience;
+    const found: number[] = [];
+    if (members.size <= this.queues.listenerCount) {
+      for (const id of members) if (this.queues.hasQueues(id) && accepts(id)) found.push(id);
+    } else {
+      for (const id of this.queues.listeners()) if (members.has(id) && accepts(id)) found.push(id);
+    }
+    return found;
+  }
+
   /** Gives each event that someone listens to an id and writes it to the log in `tx`. */
   private logEvents(tx: Transaction): LoggedEvent[] {
     const logged: LoggedEvent[] = [];
     for (const pending of tx.events) {
-      const userIds = pending.userIds.filter((id) => this.queues.hasQueues(id));
+      const userIds = this.listeners(pending.userIds);
       const watched = this.queues.hasWatchers && typeof pending.event !== 'function' && pending.event.type === 'message';
       const publicChannel = watched && this.isPublicChannelMessage(pending.event as Record<string, unknown>);
       if (userIds.length === 0 && !publicChannel) continue;
       const event = typeof pending.event === 'function' ? pending.event() : pending.event;
       const entry: LoggedEvent = { id: this.queues.nextEventId(tx), event, userIds };
-      if (pending.flags) entry.flags = userIds.filter((id) => pending.flags!.has(id)).map((id) => [id, pending.flags!.get(id)!] as const);
+      const flags = pending.flags;
+      if (typeof flags === 'function') entry.flags = userIds.map((id) => [id, flags(id)] as const);
+      else if (flags) entry.flags = userIds.filter((id) => flags.has(id)).map((id) => [id, flags.get(id)!] as const);
       if (pending.forQueue) entry.forQueue = pending.forQueue;
       if (publicChannel) entry.publicChannel = true;
       this.log.append(entry.id, entry, tx);

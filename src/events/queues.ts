@@ -82,6 +82,16 @@ export class EventQueues {
     return (this.byUser.get(userId)?.size ?? 0) > 0;
   }
 
+  /** How many users hold queues. */
+  get listenerCount(): number {
+    return this.byUser.size;
+  }
+
+  /** The users who hold queues. */
+  listeners(): IterableIterator<number> {
+    return this.byUser.keys();
+  }
+
   get hasWatchers(): boolean {
     return this.watchers.size > 0;
   }
@@ -163,7 +173,9 @@ export class EventQueues {
     if (expired) queue.expire();
     if (!queue.expired) queue.delete();
     this.queues.delete(queue.id);
-    this.byUser.get(queue.userId)?.delete(queue);
+    const mine = this.byUser.get(queue.userId);
+    mine?.delete(queue);
+    if (mine?.size === 0) this.byUser.delete(queue.userId);
     this.watchers.delete(queue);
     // A descriptor written after this deletion would bring the queue back at the next start.
     this.unsaved.delete(queue);

@@ -4,10 +4,11 @@ import { badRequest } from '../domain/errors.js';
 import { type MessageRecord } from '../domain/messages.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import { messageFlags } from './message-state.js';
 
 /** The user's flags for a message they may see, or undefined (Zulip's access_message). */
 export function accessMessage(services: Services, viewer: UserRecord, record: MessageRecord): number | undefined {
-  const flags = services.messages.flags(viewer.id, record.id);
+  const flags = messageFlags(services, viewer.id, record);
   const channel = record.type === 'stream' ? services.org.channels.get(record.channelId!) : undefined;
   return messageAccess(viewer, record, channel, flags, channel !== undefined && services.subscriptions.isSubscribed(viewer.id, channel.id));
 }

@@ -15,6 +15,7 @@ import { LIMITS } from '../domain/versions.js';
 import type { MessageRange } from '../store/messages.js';
 import type { Services } from '../services.js';
 import { channelHistoryReadable, channelReadable } from './channel-access.js';
+import { messageFlags, unreadCandidatesRange, userMessagesRange } from './message-state.js';
 
 export interface Found {
   record: MessageRecord;
@@ -91,12 +92,12 @@ export class MessageQuery {
     if (channel && topic) return { range: { of: 'topic', channelId: channel.channelId, topicKey: topicKey(topic.topic) }, history, ownRange: false };
     if (channel) return { range: { of: 'channel', channelId: channel.channelId }, history, ownRange: false };
     if (dm) return { range: dm.key === undefined ? undefined : { of: 'conversation', conversation: dm.key }, history: false, ownRange: false };
-    if (is('unread')) return { range: { of: 'unread', userId }, history: false, ownRange: true };
+    if (is('unread')) return { range: unreadCandidatesRange(this.services, userId), history: false, ownRange: true };
     if (is('starred')) return { range: { of: 'starred', userId }, history: false, ownRange: true };
     if (is('mentioned')) return { range: { of: 'mentioned', userId }, history: false, ownRange: true };
     if (channels && history) return { range: { of: 'all' }, history, ownRange: false };
     if (sender) return { range: { of: 'sender', userId: sender.userId }, history: false, ownRange: false };
-    return { range: { of: 'user', userId }, history: false, ownRange: true };
+    return { range: userMessagesRange(this.services, userId), history: false, ownRange: true };
   }
 
   /** The message with the user's flags if the user may see it and it matches every term. */
@@ -104,7 +105,7 @@ export class MessageQuery {
     const { messages } = this.services;
     const record = messages.get(id);
     if (!record) return undefined;
-    let flags = messages.flags(this.viewer.id, id);
+    let flags = messageFlags(this.services, this.viewer.id, record);
     if (!this.visible(record, flags)) return undefined;
     flags ??= HISTORICAL_FLAGS;
     for (const term of this.terms) if (this.matches(term, record, flags) === term.negated) return undefined;
@@ -211,7 +212,7 @@ export class MessageQuery {
   /** The oldest unread message in the narrow, outside muted channels and topics (unless a DM narrow), or undefined. */
   async firstUnread(): Promise<number | undefined> {
     const dmNarrow = this.terms.some((t) => !t.negated && (t.kind === 'dm' || (t.kind === 'is' && t.what === 'dm')));
-    for await (const id of this.services.messages.ids({ of: 'unread', userId: this.viewer.id }, { reverse: false })) {
+    for await (const id of this.services.messages.ids(unreadCandidatesRange(this.services, this.viewer.id), { reverse: false })) {
       const found = this.candidate(id);
       if (found && (dmNarrow || !this.muted(found.record))) return id;
     }

@@ -1,4 +1,5 @@
 /** The initial state `POST /register` returns, per fetched event type. */
+import { newestMessageId } from './message-state.js';
 import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { avatarUrlFor } from '../domain/avatar.js';
@@ -136,7 +137,7 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
   if (want('realm_user')) Object.assign(state, realmUserState(services, request));
   if (want('subscription')) Object.assign(state, subscriptionState(services, request));
-  if (want('message')) state.max_message_id = (await services.messages.newest({ of: 'user', userId: user.id })) ?? -1;
+  if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
   if (want('starred_messages')) {
     const starred: number[] = [];

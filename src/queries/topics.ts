@@ -3,6 +3,7 @@ import type { MessageRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
 import type { TopicRecord } from '../store/messages.js';
+import { messageFlags } from './message-state.js';
 
 /** The newest message of a topic other than those in `except`, or undefined when none remains. */
 export function newestInTopic(services: Services, channelId: number, topic: string, except?: ReadonlySet<number>): Promise<number | undefined> {
@@ -28,7 +29,8 @@ export async function receivedTopics(services: Services, userId: number, channel
   const found: TopicRecord[] = [];
   for (const topic of await services.messages.topics(channelId)) {
     for await (const id of services.messages.ids({ of: 'topic', channelId, topicKey: topicKey(topic.name) }, { reverse: true })) {
-      if (services.messages.flags(userId, id) === undefined) continue;
+      const record = services.messages.get(id);
+      if (!record || messageFlags(services, userId, record) === undefined) continue;
       found.push({ ...topic, maxId: id });
       break;
     }

@@ -1,6 +1,7 @@
 /** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
-import { Flag, MENTION_BITS } from '../domain/messages.js';
+import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
+import { messageFlags, unreadCandidatesRange } from './message-state.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -10,21 +11,23 @@ export const MAX_UNREAD_MESSAGES = 50000;
 
 export async function unreadMessages(services: Services, userId: number, allowEmptyTopicName: boolean) {
   const { messages, subscriptions } = services;
-  const ids: number[] = [];
-  for await (const id of messages.ids({ of: 'unread', userId }, { reverse: true })) {
-    ids.push(id);
-    if (ids.length >= MAX_UNREAD_MESSAGES) break;
+  // The newest unread first, until the cap; each candidate's flags decide (read exceptions drop out).
+  const found: { record: MessageRecord; flags: number }[] = [];
+  for await (const id of messages.ids(unreadCandidatesRange(services, userId), { reverse: true })) {
+    const record = messages.get(id);
+    const flags = record ? messageFlags(services, userId, record) : undefined;
+    if (!record || flags === undefined || flags & Flag.read) continue;
+    found.push({ record, flags });
+    if (found.length >= MAX_UNREAD_MESSAGES) break;
   }
-  ids.reverse();
+  found.reverse();
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
   const streams = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[] }>();
   const mentions: number[] = [];
   let count = 0;
-  for (const id of ids) {
-    const record = messages.get(id);
-    const flags = messages.flags(userId, id);
-    if (!record || flags === undefined || flags & Flag.read) continue;
+  for (const { record, flags } of found) {
+    const id = record.id;
     if (record.type === 'private') {
       const users = record.dmUserIds!;
       if (users.length <= 2) {
@@ -68,6 +71,6 @@ export async function unreadMessages(services: Services, userId: number, allowEm
     huddles: [...huddles.entries()].map(([key, list]) => ({ user_ids_string: key, unread_message_ids: list })),
     mentions,
     count,
-    old_unreads_missing: ids.length >= MAX_UNREAD_MESSAGES,
+    old_unreads_missing: found.length >= MAX_UNREAD_MESSAGES,
   };
 }

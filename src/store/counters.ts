@@ -37,6 +37,11 @@ export class Counters {
     return this.next(serverKeys.counter(name), tx);
   }
 
+  /** The id `nextServerId` will hand out next (nothing is handed out). */
+  upcomingServerId(name: ServerCounter): number {
+    return this.current(serverKeys.counter(name)) + 1;
+  }
+
   nextRealmId(realmId: number, name: RealmCounter, tx: Transaction): number {
     return this.next(this.realmKey(realmId, name), tx);
   }

@@ -73,9 +73,13 @@ export function realmKeys(realmId: number) {
     /** A user's messages by id; the value is that user's flags bitfield. */
     userMessage: (userId: number, messageId: number) => `${r}um!${pad(userId)}!${pad(messageId)}`,
     userMessagePrefix: (userId: number) => `${r}um!${pad(userId)}!`,
-    /** A user's unread messages by id; the value says where each sits (for unread counts). */
+    /** A user's unread rows by id (the messages unread that the read marks do not tell). */
     unread: (userId: number, messageId: number) => `${r}unread!${pad(userId)}!${pad(messageId)}`,
     unreadPrefix: (userId: number) => `${r}unread!${pad(userId)}!`,
+    /** Read state per user and channel: the id through which delivered messages are read. */
+    readMark: (userId: number, channelId: number) => `${r}rmark!${pad(userId)}!${pad(channelId)}`,
+    /** When the organization moved to read marks: `{ explicitBelow }` (older messages keep per-user rows). */
+    readStateCutOver: `${r}readstate`,
     /** A user's starred messages by id. */
     starred: (userId: number, messageId: number) => `${r}star!${pad(userId)}!${pad(messageId)}`,
     starredPrefix: (userId: number) => `${r}star!${pad(userId)}!`,

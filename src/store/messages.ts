@@ -5,7 +5,7 @@
  */
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import type { Database } from './database.js';
-import { pad, prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import { pad, prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
@@ -35,17 +35,32 @@ export interface WalkOptions {
 export type MessageRange =
   | { of: 'topic'; channelId: number; topicKey: string }
   | { of: 'channel'; channelId: number }
+  /** A channel's messages with ids in [from, to) (to: Infinity for no end). */
+  | { of: 'channel-span'; channelId: number; from: number; to: number }
+  /** The messages of several ranges, each id once, in id order. */
+  | { of: 'union'; ranges: readonly MessageRange[] }
   | { of: 'conversation'; conversation: string }
-  /** A user's own ranges: every message they hold a record of, unread, starred, mentioning them. */
-  | { of: 'user' | 'unread' | 'starred' | 'mentioned'; userId: number }
+  /**
+   * A user's own indexes: the messages they hold a per-user row of, those unread that the read
+   * marks do not tell, starred, mentioned (see "Per-user message state" in docs/architecture.md).
+   */
+  | { of: 'rows' | 'unread' | 'starred' | 'mentioned'; userId: number }
   | { of: 'sender'; userId: number }
   /** Every message of the organization. */
   | { of: 'all' };
 
 export class MessageStore {
   private readonly cache = new Map<number, MessageRecord>();
-  /** Each user's newest message id, learned on first use and kept current by setFlags/dropFlags. */
-  private readonly newestByUser = new Map<number, number>();
+  /** Each user's newest per-user row, learned on first use and kept current by setFlags/dropFlags. */
+  private readonly newestRowByUser = new Map<number, number>();
+  /** Each channel's newest message id, learned on first use and kept current by index/unindex. */
+  private readonly newestByChannel = new Map<number, number>();
+  /** Ids indexed while a channel's newest was unknown: a lower bound for the next reading. */
+  private readonly indexedFloor = new Map<number, number>();
+  /** Newest delivered ids inside closed reception intervals, by channel and intervals. */
+  private readonly newestInIntervals = new Map<string, { value: number; generation: number }>();
+  /** Bumped when a channel loses a message, so that a reading begun before is not kept. */
+  private readonly channelGeneration = new Map<number, number>();
 
   private readonly keys: RealmKeys;
 
@@ -95,8 +110,16 @@ export class MessageStore {
   index(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
     if (record.type === 'stream') {
-      tx.put(keys.channelMessage(record.channelId!, record.id), 0);
-      tx.put(keys.topicMessage(record.channelId!, topicKey!, record.id), 0);
+      const channelId = record.channelId!;
+      tx.put(keys.channelMessage(channelId, record.id), 0);
+      tx.put(keys.topicMessage(channelId, topicKey!, record.id), 0);
+      const known = this.newestByChannel.get(channelId);
+      if (known !== undefined) {
+        if (record.id > known) this.newestByChannel.set(channelId, record.id);
+      } else {
+        this.indexedFloor.set(channelId, Math.max(this.indexedFloor.get(channelId) ?? -1, record.id));
+      }
+      tx.onRollback(() => this.forgetChannelNewest(channelId));
     } else {
       tx.put(keys.conversationMessage(conversationOf(record), record.id), 0);
     }
@@ -106,12 +129,53 @@ export class MessageStore {
   unindex(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
     if (record.type === 'stream') {
-      tx.del(keys.channelMessage(record.channelId!, record.id));
-      tx.del(keys.topicMessage(record.channelId!, topicKey!, record.id));
+      const channelId = record.channelId!;
+      tx.del(keys.channelMessage(channelId, record.id));
+      tx.del(keys.topicMessage(channelId, topicKey!, record.id));
+      // Learned again from the store, once the removal is on disk (a reading before may still see it).
+      this.forgetChannelNewest(channelId);
+      tx.afterCommit.push(() => this.forgetChannelNewest(channelId));
     } else {
       tx.del(keys.conversationMessage(conversationOf(record), record.id));
     }
     tx.del(keys.sentMessage(record.senderId, record.id));
+  }
+
+  private forgetChannelNewest(channelId: number): void {
+    this.newestByChannel.delete(channelId);
+    this.indexedFloor.delete(channelId);
+    this.channelGeneration.set(channelId, (this.channelGeneration.get(channelId) ?? 0) + 1);
+  }
+
+  /** Changes whenever the channel loses a message (deletion, move). */
+  generationOf(channelId: number): number {
+    return this.channelGeneration.get(channelId) ?? 0;
+  }
+
+  /** A remembered newest delivered id inside closed reception intervals (same for everyone with them). */
+  cachedNewestIn(channelId: number, intervals: readonly number[]): number | undefined {
+    const entry = this.newestInIntervals.get(`${channelId}:${intervals.join(',')}`);
+    return entry && entry.generation === this.generationOf(channelId) ? entry.value : undefined;
+  }
+
+  cacheNewestIn(channelId: number, intervals: readonly number[], value: number, generation: number): void {
+    if (generation !== this.generationOf(channelId)) return;
+    this.newestInIntervals.set(`${channelId}:${intervals.join(',')}`, { value, generation });
+  }
+
+  /** The newest message id in a channel, or -1. */
+  newestInChannel(channelId: number): number | Promise<number> {
+    const known = this.newestByChannel.get(channelId);
+    if (known !== undefined) return known;
+    const generation = this.channelGeneration.get(channelId) ?? 0;
+    return this.newest({ of: 'channel', channelId }).then((id) => {
+      const newest = Math.max(id ?? -1, this.indexedFloor.get(channelId) ?? -1);
+      if ((this.channelGeneration.get(channelId) ?? 0) === generation) {
+        this.newestByChannel.set(channelId, newest);
+        this.indexedFloor.delete(channelId);
+      }
+      return newest;
+    });
   }
 
   topic(channelId: number, topicKey: string): TopicRecord | undefined {
@@ -132,32 +196,32 @@ export class MessageStore {
 
   // --- per-user flags ------------------------------------------------------------------
 
-  /** The user's flags for a message, or undefined when the user has no record of it. */
-  flags(userId: number, messageId: number): number | undefined {
+  /** The user's per-user row of a message (a flags bitfield), or undefined when there is none. */
+  row(userId: number, messageId: number): number | undefined {
     return this.db.get<number>(this.keys.userMessage(userId, messageId));
   }
 
-  /** The newest message id the user holds a record of, or -1 (GET /users/me reads it on every call). */
-  newestMessageId(userId: number): number | Promise<number> {
-    const known = this.newestByUser.get(userId);
+  /** The newest message id the user holds a row of, or -1. */
+  newestRowId(userId: number): number | Promise<number> {
+    const known = this.newestRowByUser.get(userId);
     if (known !== undefined) return known;
-    return this.newest({ of: 'user', userId }).then((id) => {
+    return this.newestExisting({ of: 'rows', userId }).then((id) => {
       // A write may have taught us a newer id while the range was read.
-      const newest = Math.max(id ?? -1, this.newestByUser.get(userId) ?? -1);
-      this.newestByUser.set(userId, newest);
+      const newest = Math.max(id ?? -1, this.newestRowByUser.get(userId) ?? -1);
+      this.newestRowByUser.set(userId, newest);
       return newest;
     });
   }
 
-  /** Writes a user's flags and keeps the unread, starred and mentioned ranges in step. */
+  /** Writes a user's row and keeps the unread, starred and mentioned indexes in step. */
   setFlags(userId: number, messageId: number, before: number | undefined, after: number, tx: Transaction): void {
     const { keys } = this;
     if (before === after) return;
     if (before === undefined) {
-      const known = this.newestByUser.get(userId);
+      const known = this.newestRowByUser.get(userId);
       if (known !== undefined && messageId > known) {
-        this.newestByUser.set(userId, messageId);
-        tx.onRollback(() => this.newestByUser.delete(userId));
+        this.newestRowByUser.set(userId, messageId);
+        tx.onRollback(() => this.newestRowByUser.delete(userId));
       }
     }
     tx.put(keys.userMessage(userId, messageId), after);
@@ -179,12 +243,12 @@ export class MessageStore {
     }
   }
 
-  /** Removes every trace of a user's record of a message. */
+  /** Removes every trace of a user's row of a message. */
   dropFlags(userId: number, messageId: number, tx: Transaction): void {
     const { keys } = this;
     // The newest may be gone: learn it again from the store next time.
-    if (this.newestByUser.get(userId) === messageId) this.newestByUser.delete(userId);
-    tx.onRollback(() => this.newestByUser.delete(userId));
+    if (this.newestRowByUser.get(userId) === messageId) this.newestRowByUser.delete(userId);
+    tx.onRollback(() => this.newestRowByUser.delete(userId));
     tx.del(keys.userMessage(userId, messageId));
     tx.del(keys.unread(userId, messageId));
     tx.del(keys.starred(userId, messageId));
@@ -193,13 +257,13 @@ export class MessageStore {
 
   // --- walking ranges --------------------------------------------------------------------
 
-  private prefixOf(range: MessageRange): string {
+  private prefixOf(range: Exclude<MessageRange, { of: 'union' }>): string {
     const { keys } = this;
     switch (range.of) {
       case 'topic': return keys.topicMessagePrefix(range.channelId, range.topicKey);
-      case 'channel': return keys.channelMessagePrefix(range.channelId);
+      case 'channel': case 'channel-span': return keys.channelMessagePrefix(range.channelId);
       case 'conversation': return keys.conversationMessagePrefix(range.conversation);
-      case 'user': return keys.userMessagePrefix(range.userId);
+      case 'rows': return keys.userMessagePrefix(range.userId);
       case 'unread': return keys.unreadPrefix(range.userId);
       case 'starred': return keys.starredPrefix(range.userId);
       case 'mentioned': return keys.mentionPrefix(range.userId);
@@ -210,25 +274,31 @@ export class MessageStore {
 
   /** Message ids of a range, from an anchor in one direction. */
   ids(range: MessageRange, options: WalkOptions): AsyncGenerator<number> {
-    return this.idsWithPrefix(this.prefixOf(range), options);
+    if (range.of === 'union') return mergeIds(range.ranges.map((part) => this.ids(part, options)), options.reverse);
+    const span = range.of === 'channel-span' ? range : undefined;
+    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity);
   }
 
-  /** Message ids in a range whose keys end with the id, from an anchor in one direction. */
-  private async *idsWithPrefix(prefix: string, options: WalkOptions): AsyncGenerator<number> {
-    const range: { gte?: string; gt?: string; lte?: string; lt?: string } = {};
-    if (options.reverse) {
-      range.gte = prefix;
-      if (options.from === undefined) range.lt = prefixEnd(prefix);
-      else if (options.inclusive) range.lte = prefix + pad(options.from);
-      else range.lt = prefix + pad(options.from);
-    } else {
-      range.lt = prefixEnd(prefix);
-      if (options.from === undefined) range.gte = prefix;
-      else if (options.inclusive) range.gte = prefix + pad(options.from);
-      else range.gt = prefix + pad(options.from);
+  /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
+  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number): AsyncGenerator<number> {
+    // The ids to walk, as an inclusive interval [lo, hi]; ids from MAX_ID on are past every key.
+    let lo = lowest;
+    let hi = Math.min(below, MAX_ID) - 1;
+    if (options.from !== undefined) {
+      const anchor = options.inclusive ? options.from : options.reverse ? options.from - 1 : options.from + 1;
+      if (options.reverse) hi = Math.min(hi, anchor);
+      else lo = Math.max(lo, anchor);
     }
+    if (lo > hi || hi < 0) return;
+    const range = { gte: prefix + pad(Math.max(lo, 0)), lte: prefix + pad(hi) };
     const firstPage = options.expected === undefined ? undefined : options.expected + 1;
     for await (const key of this.db.scanKeys(range, { reverse: options.reverse, firstPage })) yield idOfKey(key);
+  }
+
+  /** The newest id in a range whose message exists (a row may outlive its message, see docs/architecture.md). */
+  private async newestExisting(range: MessageRange): Promise<number | undefined> {
+    for await (const id of this.ids(range, { reverse: true, expected: 1 })) if (this.get(id)) return id;
+    return undefined;
   }
 
   /** The newest id in a range other than `except`, or undefined. */
@@ -237,6 +307,28 @@ export class MessageStore {
     return undefined;
   }
 
+}
+
+/** Past every id a key can hold (12 digits). */
+const MAX_ID = 10 ** ID_WIDTH;
+
+/** Merges ascending (or descending) id walks into one, each id once. */
+async function* mergeIds(walks: AsyncGenerator<number>[], reverse: boolean): AsyncGenerator<number> {
+  if (walks.length === 1) return yield* walks[0]!;
+  const heads: (number | undefined)[] = await Promise.all(walks.map(async (walk) => (await walk.next()).value as number | undefined));
+  try {
+    for (;;) {
+      let best: number | undefined;
+      for (const head of heads) if (head !== undefined && (best === undefined || (reverse ? head > best : head < best))) best = head;
+      if (best === undefined) return;
+      yield best;
+      for (let i = 0; i < heads.length; i++) {
+        if (heads[i] === best) heads[i] = (await walks[i]!.next()).value as number | undefined;
+      }
+    }
+  } finally {
+    await Promise.all(walks.map((walk) => walk.return(undefined)));
+  }
 }
 
 export function conversationOf(record: MessageRecord): string {

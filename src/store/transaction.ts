@@ -10,13 +10,20 @@
  */
 import type { BatchOp } from './database.js';
 
-/** An event on its way to the queues of `userIds`. */
+/**
+ * Who an event is for: a list, or a set too large to copy (a channel's subscribers) with a
+ * test each member must pass. The publisher meets the set with the users who hold queues,
+ * walking the smaller of the two, so a big audience costs nothing when few listen.
+ */
+export type Audience = readonly number[] | { readonly members: ReadonlySet<number>; accepts(userId: number): boolean };
+
+/** An event on its way to the queues of its audience. */
 export interface PendingEvent {
   /** The event, or a function building it: called only if someone is listening. */
   event: Record<string, unknown> | (() => Record<string, unknown>);
-  userIds: readonly number[];
+  userIds: Audience;
   /** Per-user message flags (a bitfield), sent to each user as the event's `flags` list. */
-  flags?: ReadonlyMap<number, number>;
+  flags?: ReadonlyMap<number, number> | ((userId: number) => number);
   /** Fields that only the named queue receives (`local_id` echo). */
   forQueue?: { queueId: string; fields: Record<string, unknown> };
 }
@@ -65,8 +72,8 @@ export class Transaction {
     this.ops.push({ type: 'del', key });
   }
 
-  emit(event: PendingEvent['event'], userIds: readonly number[], extra: Omit<PendingEvent, 'event' | 'userIds'> = {}): void {
-    if (userIds.length === 0) return;
+  emit(event: PendingEvent['event'], userIds: Audience, extra: Omit<PendingEvent, 'event' | 'userIds'> = {}): void {
+    if ('length' in userIds ? userIds.length === 0 : userIds.members.size === 0) return;
     this.events.push({ event, userIds, ...extra });
   }
 

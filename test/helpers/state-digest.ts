@@ -44,7 +44,13 @@ const hashOf = (text: string) => createHash('sha1').update(text).digest('base64'
 /** The parts of the message store that live in memory; read through a cast because they are private. */
 interface MessageStoreInternals {
   cache: Map<number, unknown>;
-  newestByUser: Map<number, number>;
+  newestRowByUser: Map<number, number>;
+  newestByChannel: Map<number, number>;
+}
+
+/** The read marks a ReadMarks store keeps in memory (by `${user}:${channel}`). */
+interface ReadMarksInternals {
+  marks: Map<string, number>;
 }
 
 function internals<T>(owner: unknown, fields: (keyof T)[], where: string): T {
@@ -123,7 +129,7 @@ export class StateWatch {
   private touched = new Map<string, string | undefined>();
   private memory: Map<string, string>;
   private cacheSeen = new Map<number, unknown>();
-  private newestSeen = new Map<number, number>();
+  private newestSeen = new Map<string, unknown>();
 
   private constructor(private readonly services: Services) {
     this.memory = memoryEntities(services);
@@ -154,13 +160,24 @@ export class StateWatch {
   }
 
   private messageInternals(): MessageStoreInternals {
-    return internals<MessageStoreInternals>(this.services.messages, ['cache', 'newestByUser'], 'MessageStore');
+    return internals<MessageStoreInternals>(this.services.messages, ['cache', 'newestRowByUser', 'newestByChannel'], 'MessageStore');
+  }
+
+  /** Values kept in memory that reads may learn but only a write may change, by a name that says what each is. */
+  private learnedValues(): Map<string, unknown> {
+    const { newestRowByUser, newestByChannel } = this.messageInternals();
+    const { marks } = internals<ReadMarksInternals>(this.services.readMarks, ['marks'], 'ReadMarks');
+    const values = new Map<string, unknown>();
+    for (const [userId, id] of newestRowByUser) values.set(`newest-row-of-user:${userId}`, id);
+    for (const [channelId, id] of newestByChannel) values.set(`newest-message-of-channel:${channelId}`, id);
+    for (const [key, mark] of marks) values.set(`read-mark:${key}`, mark);
+    return values;
   }
 
   private rememberCaches(): void {
-    const { cache, newestByUser } = this.messageInternals();
+    const { cache } = this.messageInternals();
     this.cacheSeen = new Map(cache);
-    this.newestSeen = new Map(newestByUser);
+    this.newestSeen = this.learnedValues();
   }
 
   /** What changed since the last call (or since `start`). Call once the server is quiet. */
@@ -178,7 +195,7 @@ export class StateWatch {
     this.memory = memory;
 
     // Caches may gain and lose entries on reads; what they may not do is hold what the store does not.
-    const { cache, newestByUser } = this.messageInternals();
+    const { cache } = this.messageInternals();
     const { db, org } = this.services;
     for (const [id, record] of cache) {
       if (this.cacheSeen.get(id) === record) continue;
@@ -186,9 +203,9 @@ export class StateWatch {
         changes.push({ where: 'memory', what: `cached-message:${id}`, kind: 'changed', fields: changedFields(canonical(db.get(org.keys.message(id))), canonical(record)) });
       }
     }
-    for (const [userId, newest] of newestByUser) {
-      const before = this.newestSeen.get(userId);
-      if (before !== undefined && before !== newest) changes.push({ where: 'memory', what: `newest-message-of-user:${userId}`, kind: 'changed' });
+    for (const [what, value] of this.learnedValues()) {
+      const before = this.newestSeen.get(what);
+      if (before !== undefined && before !== value) changes.push({ where: 'memory', what, kind: 'changed' });
     }
     this.rememberCaches();
     return changes;

@@ -2,6 +2,7 @@
  * A fresh demo organization for one subtest: its own server, data directory and (optionally) fake
  * clock, so no subtest sees what another one wrote and subtests pass alone and in any order.
  */
+import { messageFlags } from '../../src/queries/message-state.js';
 import { cpSync, rmSync } from 'node:fs';
 import { t as root, type Test } from 'tap';
 import type { Organization } from '../../src/store/organization.js';
@@ -67,7 +68,10 @@ export async function world(t: Test, options: WorldOptions = {}) {
       now += seconds * 1000;
     },
     /** A user's stored flags bitfield for a message; undefined when the user has no record of it. */
-    flagsInStore: (userId: number, messageId: number) => server.services.messages.flags(userId, messageId),
+    flagsInStore: (userId: number, messageId: number) => {
+      const record = server.services.messages.get(messageId);
+      return record ? messageFlags(server.services, userId, record) : undefined;
+    },
     /** Creates `count` members named `${prefix}${i}@example.com`. */
     async addUsers(prefix: string, count: number) {
       const tx = new Transaction();

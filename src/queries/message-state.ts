@@ -1,0 +1,106 @@
+/**
+ * A user's state of a message, read from where it lives (see "Per-user message state" in
+ * docs/architecture.md): the user's row when there is one; otherwise, for a channel message
+ * delivered by a reception interval, read exactly when at or below the user's read mark. Also
+ * the index ranges that list a user's messages and unread messages.
+ */
+import { Flag, type MessageRecord } from '../domain/messages.js';
+import { holds, isOpen, spans, type Intervals } from '../domain/reception.js';
+import type { MessageRange } from '../store/messages.js';
+import type { Services } from '../services.js';
+
+/** Was this channel message delivered to the user by a reception interval (no row needed)? */
+export function isDelivered(services: Services, userId: number, record: MessageRecord): boolean {
+  if (record.type !== 'stream' || record.explicit || record.id < services.readMarks.explicitBelow) return false;
+  return holds(services.subscriptions.received(userId, record.channelId!), record.id);
+}
+
+/** The flags of a delivered message without a row: read exactly when at or below the user's read mark. */
+export function markedFlags(services: Services, userId: number, record: MessageRecord): number {
+  return record.id <= services.readMarks.mark(userId, record.channelId!) ? Flag.read : 0;
+}
+
+/** The user's flags for a message, or undefined when the user does not have it (no row, not delivered). */
+export function messageFlags(services: Services, userId: number, record: MessageRecord): number | undefined {
+  const row = services.messages.row(userId, record.id);
+  if (row !== undefined) return row;
+  return isDelivered(services, userId, record) ? markedFlags(services, userId, record) : undefined;
+}
+
+/** The channels where the user received messages, with their intervals. */
+function receptions(services: Services, userId: number): [number, Intervals][] {
+  const found: [number, Intervals][] = [];
+  for (const [channelId, state] of Object.entries(services.subscriptions.channelsOf(userId))) {
+    if (state.received?.length) found.push([Number(channelId), state.received]);
+  }
+  return found;
+}
+
+/** Channel spans of delivered ids above `above`, as ranges. */
+function deliveredSpans(channelId: number, intervals: Intervals, above: number): MessageRange[] {
+  return spans(intervals, above).map(([from, to]) => ({ of: 'channel-span', channelId, from, to }));
+}
+
+/** Every message the user has: their rows, and each channel's messages inside their intervals. */
+export function userMessagesRange(services: Services, userId: number): MessageRange {
+  const before = services.readMarks.explicitBelow - 1;
+  const ranges: MessageRange[] = [{ of: 'rows', userId }];
+  for (const [channelId, intervals] of receptions(services, userId)) ranges.push(...deliveredSpans(channelId, intervals, before));
+  return { of: 'union', ranges };
+}
+
+/**
+ * A superset of the user's unread messages, in id order: their unread rows, and each channel's
+ * delivered messages above the user's read mark there. Callers check each candidate's flags
+ * (a row that says read drops out of the second part).
+ */
+export function unreadCandidatesRange(services: Services, userId: number): MessageRange {
+  const before = services.readMarks.explicitBelow - 1;
+  const ranges: MessageRange[] = [{ of: 'unread', userId }];
+  for (const [channelId, intervals] of receptions(services, userId)) {
+    ranges.push(...deliveredSpans(channelId, intervals, Math.max(before, services.readMarks.mark(userId, channelId))));
+  }
+  return { of: 'union', ranges };
+}
+
+/**
+ * The newest message id the user has, or -1 (`max_message_id`; GET /users/me reads it on every
+ * call): the newest row, and per channel the channel's newest message while the user receives
+ * it, or the newest inside the closed intervals.
+ */
+export function newestMessageId(services: Services, userId: number): number | Promise<number> {
+  const { messages } = services;
+  const parts: (number | Promise<number>)[] = [messages.newestRowId(userId)];
+  for (const [channelId, intervals] of receptions(services, userId)) {
+    const newest = messages.newestInChannel(channelId);
+    const openFrom = isOpen(intervals) ? intervals[intervals.length - 1]! : Infinity;
+    if (typeof newest === 'number') {
+      if (newest >= openFrom) parts.push(newest);
+      else parts.push(newestInClosed(services, userId, channelId, intervals));
+    } else {
+      parts.push(newest.then((id) => (id >= openFrom ? id : newestInClosed(services, userId, channelId, intervals))));
+    }
+  }
+  if (parts.every((part) => typeof part === 'number')) return Math.max(...(parts as number[]));
+  return Promise.all(parts).then((values) => Math.max(...values));
+}
+
+/** The newest message of a channel the user has inside the closed intervals (a move may have put others there). */
+async function newestInClosed(services: Services, userId: number, channelId: number, intervals: Intervals): Promise<number> {
+  const closed = isOpen(intervals) ? intervals.slice(0, -1) : intervals;
+  if (closed.length === 0) return -1;
+  const cached = services.messages.cachedNewestIn(channelId, closed);
+  if (cached !== undefined) return cached;
+  const generation = services.messages.generationOf(channelId);
+  const range: MessageRange = { of: 'union', ranges: deliveredSpans(channelId, closed, services.readMarks.explicitBelow - 1) };
+  let found = -1;
+  for await (const id of services.messages.ids(range, { reverse: true, expected: 1 })) {
+    const record = services.messages.get(id);
+    if (record && isDelivered(services, userId, record)) {
+      found = id;
+      break;
+    }
+  }
+  services.messages.cacheNewestIn(channelId, closed, found, generation);
+  return found;
+}

@@ -1,0 +1,64 @@
+/**
+ * Read marks (see "Per-user message state" in docs/architecture.md): per user and channel the
+ * id through which delivered messages without a row are read, and the organization's cut-over
+ * id below which messages keep a row for every holder.
+ */
+import type { Database } from './database.js';
+import { realmKeys, type RealmKeys } from './keys.js';
+import type { Transaction } from './transaction.js';
+
+interface CutOver {
+  explicitBelow: number;
+}
+
+export class ReadMarks {
+  private readonly keys: RealmKeys;
+  /** Read marks by `${userId}:${channelId}`, learned on first use. */
+  private readonly marks = new Map<string, number>();
+  private cut: CutOver | undefined;
+
+  constructor(
+    readonly db: Database,
+    realmId: number,
+  ) {
+    this.keys = realmKeys(realmId);
+    this.cut = db.get<CutOver>(this.keys.readStateCutOver);
+  }
+
+  /** The cut-over id, or undefined before the cut-over (see actions/read-state-cut-over.ts). */
+  get cutOver(): number | undefined {
+    return this.cut?.explicitBelow;
+  }
+
+  /** Channel messages below this id keep a per-user row for every holder (written before the cut-over). */
+  get explicitBelow(): number {
+    return this.cut?.explicitBelow ?? Infinity;
+  }
+
+  setCutOver(explicitBelow: number, tx: Transaction): void {
+    const before = this.cut;
+    this.cut = { explicitBelow };
+    tx.put(this.keys.readStateCutOver, this.cut);
+    tx.onRollback(() => (this.cut = before));
+  }
+
+  /** The id through which the user has read the channel's delivered messages without a row (0: none). */
+  mark(userId: number, channelId: number): number {
+    const key = `${userId}:${channelId}`;
+    let mark = this.marks.get(key);
+    if (mark === undefined) {
+      mark = this.db.get<number>(this.keys.readMark(userId, channelId)) ?? 0;
+      this.marks.set(key, mark);
+    }
+    return mark;
+  }
+
+  setMark(userId: number, channelId: number, mark: number, tx: Transaction): void {
+    const before = this.mark(userId, channelId);
+    if (before === mark) return;
+    const key = `${userId}:${channelId}`;
+    this.marks.set(key, mark);
+    tx.put(this.keys.readMark(userId, channelId), mark);
+    tx.onRollback(() => this.marks.set(key, before));
+  }
+}
