@@ -4,6 +4,7 @@
  * cores, alternating with the bare uWS baseline; prints a table, writes
  * bench/results/<run>-<scenario>.json and regenerates bench/RESULTS.md.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,16 @@ import { users } from './scenarios/users.js';
 const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
+/** The commit measured, with `+changes` when the work tree differs from it. */
+function commit(): string | undefined {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
+    return git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? '+changes' : '');
+  } catch {
+    return undefined;
+  }
+}
+
 function machine(runId: string, quick: boolean): Machine {
   return {
     cores: cpus().length,
@@ -37,6 +48,7 @@ function machine(runId: string, quick: boolean): Machine {
     pinning: pinning().description,
     method: 2,
     runId,
+    commit: commit(),
     quick,
   };
 }

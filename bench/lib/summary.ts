@@ -19,6 +19,8 @@ export interface Machine {
   method?: number;
   runId?: string;
   quick?: boolean;
+  /** The commit measured (`+changes`: with uncommitted changes); absent in the first runs of the method. */
+  commit?: string;
 }
 
 interface Entry {
@@ -116,6 +118,24 @@ export function writeSummary(resultsDir: string, summaryPath: string, scenarioOr
         lines.push(`| ${name} | ${f.name} | ${found.map((g) => (g?.baseline === undefined ? '' : `${g.baseline} ${g.unit}`)).join(' | ')} | ${spread} | ${found.map((g) => (g?.ratio === undefined ? '' : g.spread ? `${g.ratio} (${g.spread[0]}–${g.spread[1]})` : String(g.ratio))).join(' | ')} |`);
       }
     }
+  }
+
+  // What the newest code change did: each scenario's newest run against its newest run of other code.
+  const changes: string[] = [];
+  for (const name of scenarioOrder) {
+    const after = latest.get(name);
+    const previous = after?.machine.commit === undefined ? undefined : current.filter((e) => e.result.scenario === name && e.machine.commit !== undefined && e.machine.commit !== after.machine.commit).pop();
+    if (!after || !previous) continue;
+    for (const f of after.result.figures) {
+      const g = previous.result.figures.find((x) => x.name === f.name);
+      if (!g) continue;
+      const ratio = (x: Figure) => (x.ratio === undefined ? '' : String(x.ratio));
+      changes.push(`| ${name} | ${f.name} | ${g.value} ${g.unit} (${previous.machine.commit}) | ${f.value} ${f.unit} (${after.machine.commit}) | ${ratio(g)} | ${ratio(f)} |`);
+    }
+  }
+  if (changes.length) {
+    lines.push('', '## Before and after the newest code change', '', 'Each scenario\'s newest run against its newest run of the code before (commit in brackets).', '');
+    lines.push('| scenario | figure | before | after | ratio before | ratio after |', '|---|---|---|---|---|---|', ...changes);
   }
 
   lines.push('', '## Notes', '');
