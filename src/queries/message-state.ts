@@ -70,27 +70,39 @@ export function unreadCandidatesRange(services: Services, userId: number): Messa
  */
 export function newestMessageId(services: Services, userId: number): number | Promise<number> {
   const { messages } = services;
-  const parts: (number | Promise<number>)[] = [messages.newestRowId(userId)];
-  for (const [channelId, intervals] of receptions(services, userId)) {
-    const newest = messages.newestInChannel(channelId);
+  // Written for GET /users/me: no allocation when everything is known, as it usually is.
+  let newest = -1;
+  let reading: Promise<number>[] | undefined;
+  const take = (part: number | Promise<number>) => {
+    if (typeof part === 'number') newest = Math.max(newest, part);
+    else (reading ??= []).push(part);
+  };
+  take(messages.newestRowId(userId));
+  const channels = services.subscriptions.channelsOf(userId);
+  for (const key in channels) {
+    const intervals = channels[key]!.received;
+    if (!intervals?.length) continue;
+    const channelId = Number(key);
     const openFrom = isOpen(intervals) ? intervals[intervals.length - 1]! : Infinity;
-    if (typeof newest === 'number') {
-      if (newest >= openFrom) parts.push(newest);
-      else parts.push(newestInClosed(services, userId, channelId, intervals));
-    } else {
-      parts.push(newest.then((id) => (id >= openFrom ? id : newestInClosed(services, userId, channelId, intervals))));
-    }
+    const inChannel = messages.newestInChannel(channelId);
+    if (typeof inChannel === 'number') take(inChannel >= openFrom ? inChannel : newestInClosed(services, userId, channelId, intervals));
+    else take(inChannel.then((id) => (id >= openFrom ? id : newestInClosed(services, userId, channelId, intervals))));
   }
-  if (parts.every((part) => typeof part === 'number')) return Math.max(...(parts as number[]));
-  return Promise.all(parts).then((values) => Math.max(...values));
+  if (!reading) return newest;
+  return Promise.all(reading).then((values) => Math.max(newest, ...values));
 }
 
-/** The newest message of a channel the user has inside the closed intervals (a move may have put others there). */
-async function newestInClosed(services: Services, userId: number, channelId: number, intervals: Intervals): Promise<number> {
+/**
+ * The newest message of a channel the user has inside the closed intervals (a move may have put
+ * others there); synchronous unless it must be read from the store (GET /users/me stays synchronous).
+ */
+function newestInClosed(services: Services, userId: number, channelId: number, intervals: Intervals): number | Promise<number> {
   const closed = isOpen(intervals) ? intervals.slice(0, -1) : intervals;
   if (closed.length === 0) return -1;
-  const cached = services.messages.cachedNewestIn(channelId, closed);
-  if (cached !== undefined) return cached;
+  return services.messages.cachedNewestIn(channelId, closed) ?? readNewestInClosed(services, userId, channelId, closed);
+}
+
+async function readNewestInClosed(services: Services, userId: number, channelId: number, closed: Intervals): Promise<number> {
   const generation = services.messages.generationOf(channelId);
   const range: MessageRange = { of: 'union', ranges: deliveredSpans(channelId, closed, services.readMarks.explicitBelow - 1) };
   let found = -1;

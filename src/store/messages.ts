@@ -168,7 +168,7 @@ export class MessageStore {
     const known = this.newestByChannel.get(channelId);
     if (known !== undefined) return known;
     const generation = this.channelGeneration.get(channelId) ?? 0;
-    return this.newest({ of: 'channel', channelId }).then((id) => {
+    const reading = this.newest({ of: 'channel', channelId }).then((id) => {
       const newest = Math.max(id ?? -1, this.indexedFloor.get(channelId) ?? -1);
       if ((this.channelGeneration.get(channelId) ?? 0) === generation) {
         this.newestByChannel.set(channelId, newest);
@@ -176,6 +176,10 @@ export class MessageStore {
       }
       return newest;
     });
+    // A send starts this reading only to warm the cache and does not wait for it: a failure
+    // (the store closing) must not become an unhandled rejection. Callers that wait still see it.
+    reading.catch(() => {});
+    return reading;
   }
 
   topic(channelId: number, topicKey: string): TopicRecord | undefined {
