@@ -27,11 +27,13 @@ import { users } from './scenarios/users.js';
 const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
-/** The commit measured, with `+changes` when the work tree differs from it. */
+/** The commit measured, with `+changes` when the code in the work tree differs from it. */
 function commit(): string | undefined {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: BENCH_DIR, encoding: 'utf8' }).trim();
-    return git('rev-parse', '--short', 'HEAD') + (git('status', '--porcelain', '--untracked-files=no') ? '+changes' : '');
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: join(BENCH_DIR, '..'), encoding: 'utf8' }).trim();
+    // The bench's own output (results, RESULTS.md) is not a change to what is measured.
+    const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results', ':!bench/RESULTS.md');
+    return git('rev-parse', '--short', 'HEAD') + (changed ? '+changes' : '');
   } catch {
     return undefined;
   }

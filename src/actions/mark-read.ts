@@ -24,7 +24,7 @@ export async function markAllAsRead(services: Services, user: UserRecord): Promi
   await services.write((tx) => {
     // Every message written so far has an id below the next one: all of them are read now.
     const newest = services.counters.upcomingServerId('message') - 1;
-    for (const channelId of receivedChannels(services, user.id)) {
+    for (const { channelId } of services.subscriptions.receptionsOf(user.id)) {
       if (services.readMarks.mark(user.id, channelId) < newest) services.readMarks.setMark(user.id, channelId, newest, tx);
     }
     markRowsRead(services, tx, user, unreadRows, () => true);
@@ -111,7 +111,3 @@ async function idsOf(services: Services, range: MessageRange, above?: number): P
   return ids;
 }
 
-/** Channels where the user received messages. */
-function receivedChannels(services: Services, userId: number): number[] {
-  return Object.entries(services.subscriptions.channelsOf(userId)).filter(([, state]) => state.received?.length).map(([id]) => Number(id));
-}

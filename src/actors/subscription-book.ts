@@ -11,9 +11,17 @@ import { NO_INTERVALS, type Intervals } from '../domain/reception.js';
 
 const EMPTY: ReadonlySet<number> = new Set();
 
+/** A channel where the user received messages, with the intervals (see domain/reception.ts). */
+export interface Reception {
+  channelId: number;
+  intervals: Intervals;
+}
+
 export class SubscriptionBook {
   private readonly subscribers = new Map<number, Set<number>>();
   private readonly receivers = new Map<number, Set<number>>();
+  /** Each user's receptions, by the (immutable) channels record of their actor's context. */
+  private readonly receptionLists = new WeakMap<object, readonly Reception[]>();
 
   constructor(
     private readonly actors: ActorRegistry,
@@ -64,6 +72,19 @@ export class SubscriptionBook {
   /** Everyone who ever received messages in the channel (subscribed now or before). */
   receiversOf(channelId: number): ReadonlySet<number> {
     return this.receivers.get(channelId) ?? EMPTY;
+  }
+
+  /** The channels where the user received messages (built once per change of their subscriptions). */
+  receptionsOf(userId: number): readonly Reception[] {
+    const channels = this.context(userId).channels;
+    let list = this.receptionLists.get(channels);
+    if (!list) {
+      list = Object.entries(channels)
+        .filter(([, state]) => state.received?.length)
+        .map(([channelId, state]) => ({ channelId: Number(channelId), intervals: state.received! }));
+      this.receptionLists.set(channels, list);
+    }
+    return list;
   }
 
   /** The message ids the user received in the channel (domain/reception.ts). */

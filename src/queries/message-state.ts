@@ -27,15 +27,6 @@ export function messageFlags(services: Services, userId: number, record: Message
   return isDelivered(services, userId, record) ? markedFlags(services, userId, record) : undefined;
 }
 
-/** The channels where the user received messages, with their intervals. */
-function receptions(services: Services, userId: number): [number, Intervals][] {
-  const found: [number, Intervals][] = [];
-  for (const [channelId, state] of Object.entries(services.subscriptions.channelsOf(userId))) {
-    if (state.received?.length) found.push([Number(channelId), state.received]);
-  }
-  return found;
-}
-
 /** Channel spans of delivered ids above `above`, as ranges. */
 function deliveredSpans(channelId: number, intervals: Intervals, above: number): MessageRange[] {
   return spans(intervals, above).map(([from, to]) => ({ of: 'channel-span', channelId, from, to }));
@@ -45,7 +36,7 @@ function deliveredSpans(channelId: number, intervals: Intervals, above: number):
 export function userMessagesRange(services: Services, userId: number): MessageRange {
   const before = services.readMarks.explicitBelow - 1;
   const ranges: MessageRange[] = [{ of: 'rows', userId }];
-  for (const [channelId, intervals] of receptions(services, userId)) ranges.push(...deliveredSpans(channelId, intervals, before));
+  for (const { channelId, intervals } of services.subscriptions.receptionsOf(userId)) ranges.push(...deliveredSpans(channelId, intervals, before));
   return { of: 'union', ranges };
 }
 
@@ -57,7 +48,7 @@ export function userMessagesRange(services: Services, userId: number): MessageRa
 export function unreadCandidatesRange(services: Services, userId: number): MessageRange {
   const before = services.readMarks.explicitBelow - 1;
   const ranges: MessageRange[] = [{ of: 'unread', userId }];
-  for (const [channelId, intervals] of receptions(services, userId)) {
+  for (const { channelId, intervals } of services.subscriptions.receptionsOf(userId)) {
     ranges.push(...deliveredSpans(channelId, intervals, Math.max(before, services.readMarks.mark(userId, channelId))));
   }
   return { of: 'union', ranges };
@@ -78,11 +69,7 @@ export function newestMessageId(services: Services, userId: number): number | Pr
     else (reading ??= []).push(part);
   };
   take(messages.newestRowId(userId));
-  const channels = services.subscriptions.channelsOf(userId);
-  for (const key in channels) {
-    const intervals = channels[key]!.received;
-    if (!intervals?.length) continue;
-    const channelId = Number(key);
+  for (const { channelId, intervals } of services.subscriptions.receptionsOf(userId)) {
     const openFrom = isOpen(intervals) ? intervals[intervals.length - 1]! : Infinity;
     const inChannel = messages.newestInChannel(channelId);
     if (typeof inChannel === 'number') take(inChannel >= openFrom ? inChannel : newestInClosed(services, userId, channelId, intervals));
@@ -97,13 +84,13 @@ export function newestMessageId(services: Services, userId: number): number | Pr
  * others there); synchronous unless it must be read from the store (GET /users/me stays synchronous).
  */
 function newestInClosed(services: Services, userId: number, channelId: number, intervals: Intervals): number | Promise<number> {
-  const closed = isOpen(intervals) ? intervals.slice(0, -1) : intervals;
-  if (closed.length === 0) return -1;
-  return services.messages.cachedNewestIn(channelId, closed) ?? readNewestInClosed(services, userId, channelId, closed);
+  if (intervals.length === 1 && isOpen(intervals)) return -1;
+  return services.messages.cachedNewestIn(channelId, intervals) ?? readNewestInClosed(services, userId, channelId, intervals);
 }
 
-async function readNewestInClosed(services: Services, userId: number, channelId: number, closed: Intervals): Promise<number> {
+async function readNewestInClosed(services: Services, userId: number, channelId: number, intervals: Intervals): Promise<number> {
   const generation = services.messages.generationOf(channelId);
+  const closed = isOpen(intervals) ? intervals.slice(0, -1) : intervals;
   const range: MessageRange = { of: 'union', ranges: deliveredSpans(channelId, closed, services.readMarks.explicitBelow - 1) };
   let found = -1;
   for await (const id of services.messages.ids(range, { reverse: true, expected: 1 })) {
@@ -113,6 +100,6 @@ async function readNewestInClosed(services: Services, userId: number, channelId:
       break;
     }
   }
-  services.messages.cacheNewestIn(channelId, closed, found, generation);
+  services.messages.cacheNewestIn(channelId, intervals, found, generation);
   return found;
 }

@@ -58,7 +58,7 @@ export class MessageStore {
   /** Ids indexed while a channel's newest was unknown: a lower bound for the next reading. */
   private readonly indexedFloor = new Map<number, number>();
   /** Newest delivered ids inside closed reception intervals, by channel and intervals. */
-  private readonly newestInIntervals = new Map<string, { value: number; generation: number }>();
+  private readonly newestInIntervals = new WeakMap<readonly number[], { channelId: number; value: number; generation: number }>();
   /** Bumped when a channel loses a message, so that a reading begun before is not kept. */
   private readonly channelGeneration = new Map<number, number>();
 
@@ -152,15 +152,19 @@ export class MessageStore {
     return this.channelGeneration.get(channelId) ?? 0;
   }
 
-  /** A remembered newest delivered id inside closed reception intervals (same for everyone with them). */
+  /**
+   * A remembered newest delivered id inside a subscription's closed reception intervals, by the
+   * intervals' array (a subscription's intervals are replaced, never changed, so the array is
+   * the key, with no string to build on GET /users/me).
+   */
   cachedNewestIn(channelId: number, intervals: readonly number[]): number | undefined {
-    const entry = this.newestInIntervals.get(`${channelId}:${intervals.join(',')}`);
-    return entry && entry.generation === this.generationOf(channelId) ? entry.value : undefined;
+    const entry = this.newestInIntervals.get(intervals);
+    return entry && entry.channelId === channelId && entry.generation === this.generationOf(channelId) ? entry.value : undefined;
   }
 
   cacheNewestIn(channelId: number, intervals: readonly number[], value: number, generation: number): void {
     if (generation !== this.generationOf(channelId)) return;
-    this.newestInIntervals.set(`${channelId}:${intervals.join(',')}`, { value, generation });
+    this.newestInIntervals.set(intervals, { channelId, value, generation });
   }
 
   /** The newest message id in a channel, or -1. */
