@@ -12,8 +12,8 @@ import type { Services } from '../services.js';
 import type { MessageRange } from '../store/messages.js';
 import type { Transaction } from '../store/transaction.js';
 import { accessChannelById } from '../queries/channel-access.js';
-import { isDelivered } from '../queries/message-state.js';
-import { idsAboveMarks, moveMarks, setRead, writeFlags } from './read-state.js';
+import { isDelivered, markedFlags } from '../queries/message-state.js';
+import { setRead } from './read-state.js';
 
 /**
  * `POST /mark_all_as_read`: every read mark moves to the newest message id and the unread rows
@@ -47,9 +47,10 @@ export async function markTopicAsRead(services: Services, user: UserRecord, chan
 }
 
 /**
- * Marks read the user's unread messages of a channel, or of one topic in it. A channel: its
- * read mark moves onto the newest message listed. A topic: its unread messages above the mark
- * get rows that say read, then the mark moves as far as it can. The event lists the ids.
+ * Marks read the user's unread messages of a channel, or of one topic in it: the channel's (or
+ * the topic's) read mark moves onto the newest message listed, unread rows are marked read, and
+ * rows that only said `read` below the new mark go. The event lists the ids, as Zulip's does;
+ * finding them is the only part that walks the messages marked, and it writes nothing per message.
  */
 async function markConversationRead(services: Services, user: UserRecord, channelId: number, topic: string | undefined): Promise<void> {
   const { messages, readMarks } = services;
@@ -57,38 +58,26 @@ async function markConversationRead(services: Services, user: UserRecord, channe
   const inConversation = (record: MessageRecord) =>
     record.type === 'stream' && record.channelId === channelId && (key === undefined || topicKey(record.topic!) === key);
   const range: MessageRange = key === undefined ? { of: 'channel', channelId } : { of: 'topic', channelId, topicKey: key };
-  const above = await idsOf(services, range, readMarks.mark(user.id, channelId));
+  const markOf = () => Math.max(readMarks.mark(user.id, channelId), key === undefined ? 0 : readMarks.topicMark(user.id, channelId, key));
+  const above = await idsOf(services, range, markOf());
   const unreadRows = await idsOf(services, { of: 'unread', userId: user.id });
-  const ahead = key === undefined ? new Map<number, number[]>() : await idsAboveMarks(services, user.id, [channelId]);
   await services.write((tx) => {
     const marked = markRowsRead(services, tx, user, unreadRows, inConversation);
-    let reached = readMarks.mark(user.id, channelId);
+    const from = markOf();
+    let reached = from;
     const readRows: number[] = [];
-    const written = new Map<number, number>();
     for (const id of above) {
       const record = messages.get(id);
-      if (!record || !inConversation(record) || id <= readMarks.mark(user.id, channelId) || !isDelivered(services, user.id, record)) continue;
+      if (!record || !inConversation(record) || id <= from || !isDelivered(services, user.id, record)) continue;
+      reached = Math.max(reached, id);
       const row = messages.row(user.id, id);
-      if (row !== undefined) {
-        if (row === Flag.read) readRows.push(id);
-        continue;
-      }
-      // Unread by the mark: a channel moves the mark over it, a topic gives it a row.
-      marked.push(id);
-      if (key === undefined) {
-        reached = Math.max(reached, id);
-      } else {
-        writeFlags(services, tx, user.id, record, undefined, Flag.read);
-        written.set(id, Flag.read);
-      }
+      if (row === undefined && !(markedFlags(services, user.id, record) & Flag.read)) marked.push(id);
+      else if (row === Flag.read) readRows.push(id);
     }
-    if (key === undefined) {
-      readMarks.setMark(user.id, channelId, reached, tx);
-      // Rows that only said `read` below the new mark say what it says now.
-      for (const id of readRows) if (id <= reached) messages.dropFlags(user.id, id, tx);
-    } else {
-      moveMarks(services, tx, user.id, ahead, written);
-    }
+    if (key === undefined) readMarks.setMark(user.id, channelId, Math.max(reached, readMarks.mark(user.id, channelId)), tx);
+    else readMarks.setTopicMark(user.id, channelId, key, Math.max(reached, readMarks.topicMark(user.id, channelId, key)), tx);
+    // Rows that only said `read` below the new mark say what it says now.
+    for (const id of readRows) messages.dropFlags(user.id, id, tx);
     const ids = [...new Set(marked)].sort((a, b) => a - b);
     tx.emit({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: ids, all: false }, [user.id]);
   });

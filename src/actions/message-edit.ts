@@ -51,6 +51,13 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   const targetHadMessages = moving && record.type === 'stream'
     ? (await newestInTopic(services, (newChannel ?? channel)!.id, newTopic ?? record.topic!, movedIds)) !== undefined
     : false;
+  // Users whose topic read marks a move within the channel could change the meaning of (see keepTopicMarkedState).
+  const topicMarked = moving && record.type === 'stream' && newChannel === undefined && newTopic !== undefined
+    ? [...new Set([
+      ...(await services.readMarks.topicMarkUsers(record.channelId!, topicKey(record.topic!))),
+      ...(await services.readMarks.topicMarkUsers(record.channelId!, topicKey(newTopic))),
+    ])]
+    : [];
   // Everything below is synchronous: no other request can change these records meanwhile.
   const current = services.messages.get(record.id)!;
   const now = unixSeconds(services.clock);
@@ -68,11 +75,13 @@ export async function editMessage(services: Services, user: UserRecord, messageI
       const message = original.id === current.id ? current : (messages.get(original.id) ?? original);
       const entry: EditRecord = { userId: user.id, timestamp: now };
       let updated: MessageRecord = message;
+      // First, so that a content edit's rows below (written over these) keep what it needs.
+      if (moving && message.type === 'stream' && !newChannel) keepTopicMarkedState(services, tx, message, targetTopic!, topicMarked);
       if (message.id === current.id && content !== undefined && rendered) {
         entry.prevContent = message.content;
         entry.prevRenderedContent = message.renderedContent;
         updated = { ...updated, content, renderedContent: rendered.html };
-        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups));
+        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), new Set(topicMarked));
       }
       if (moving && message.type === 'stream') {
         if (newTopic !== undefined) {
@@ -189,7 +198,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
  * Recomputes the mention flags of an edited message for everyone who has it and whom the old
  * or the new mentions flag; returns the record with any new row holders listed.
  */
-function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions): MessageRecord {
+function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions, keepRows: ReadonlySet<number>): MessageRecord {
   const { messages } = services;
   const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!))?.participants ?? []) : undefined;
   const candidates = new Set(record.userIds);
@@ -202,13 +211,28 @@ function rementioned(services: Services, tx: Transaction, record: MessageRecord,
     if (next === flags) continue;
     const row = messages.row(userId, record.id);
     if (row === undefined && (next & MENTION_BITS) !== 0) userIds.push(userId);
-    if (isDelivered(services, userId, record) && next === markedFlags(services, userId, record)) {
+    // (`keepRows`: users whose row a topic move in this edit needs, see keepTopicMarkedState.)
+    if (isDelivered(services, userId, record) && next === markedFlags(services, userId, record) && !keepRows.has(userId)) {
       if (row !== undefined) messages.dropFlags(userId, record.id, tx);
     } else {
       messages.setFlags(userId, record.id, row, next, tx);
     }
   }
   return userIds.length === record.userIds.length ? record : { ...record, userIds };
+}
+
+/**
+ * A message moving to another topic of its channel leaves one topic read mark for another: for
+ * the users with a mark on either topic who have the message without a row, a row keeps the
+ * read state it had. (Other users' state comes from the channel mark, which the move keeps.)
+ */
+function keepTopicMarkedState(services: Services, tx: Transaction, message: MessageRecord, newTopic: string, users: readonly number[]): void {
+  const moved = { ...message, topic: newTopic };
+  for (const userId of users) {
+    if (!isDelivered(services, userId, message) || services.messages.row(userId, message.id) !== undefined) continue;
+    const before = markedFlags(services, userId, message);
+    if (before !== markedFlags(services, userId, moved)) services.messages.setFlags(userId, message.id, undefined, before, tx);
+  }
 }
 
 /** Keeps the topics' records (name, newest id, participants) right after messages moved between topics. */

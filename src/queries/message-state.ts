@@ -7,6 +7,7 @@
 import { Flag, type MessageRecord } from '../domain/messages.js';
 import { holds, isOpen, spans, type Intervals } from '../domain/reception.js';
 import type { MessageRange } from '../store/messages.js';
+import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
 
 /** Was this channel message delivered to the user by a reception interval (no row needed)? */
@@ -15,9 +16,12 @@ export function isDelivered(services: Services, userId: number, record: MessageR
   return holds(services.subscriptions.received(userId, record.channelId!), record.id);
 }
 
-/** The flags of a delivered message without a row: read exactly when at or below the user's read mark. */
+/** The flags of a delivered message without a row: read exactly when at or below the user's read mark in its channel or its topic. */
 export function markedFlags(services: Services, userId: number, record: MessageRecord): number {
-  return record.id <= services.readMarks.mark(userId, record.channelId!) ? Flag.read : 0;
+  const { readMarks } = services;
+  const channelId = record.channelId!;
+  if (record.id <= readMarks.mark(userId, channelId)) return Flag.read;
+  return record.id <= readMarks.topicMark(userId, channelId, topicKey(record.topic!)) ? Flag.read : 0;
 }
 
 /** The user's flags for a message, or undefined when the user does not have it (no row, not delivered). */

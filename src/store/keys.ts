@@ -78,6 +78,9 @@ export function realmKeys(realmId: number) {
     unreadPrefix: (userId: number) => `${r}unread!${pad(userId)}!`,
     /** Read state per user and channel: the id through which delivered messages are read. */
     readMark: (userId: number, channelId: number) => `${r}rmark!${pad(userId)}!${pad(channelId)}`,
+    /** Read state per channel, topic and user: the id through which the topic's delivered messages are read. */
+    topicReadMark: (channelId: number, topicKey: string, userId: number) => `${r}tmark!${pad(channelId)}!${escapePart(topicKey)}!${pad(userId)}`,
+    topicReadMarkPrefix: (channelId: number, topicKey: string) => `${r}tmark!${pad(channelId)}!${escapePart(topicKey)}!`,
     /** When the organization moved to read marks: `{ explicitBelow }` (older messages keep per-user rows). */
     readStateCutOver: `${r}readstate`,
     /** A user's starred messages by id. */

@@ -1,10 +1,11 @@
 /**
- * Read marks (see "Per-user message state" in docs/architecture.md): per user and channel the
- * id through which delivered messages without a row are read, and the organization's cut-over
- * id below which messages keep a row for every holder.
+ * Read marks (see "Per-user message state" in docs/architecture.md): per user and channel, and
+ * per user and topic, the id through which delivered messages without a row are read, and the
+ * organization's cut-over id below which messages keep a row for every holder.
  */
 import type { Database } from './database.js';
-import { realmKeys, type RealmKeys } from './keys.js';
+import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import { idOfKey } from './messages.js';
 import type { Transaction } from './transaction.js';
 
 interface CutOver {
@@ -15,6 +16,8 @@ export class ReadMarks {
   private readonly keys: RealmKeys;
   /** Read marks by `${userId}:${channelId}`, learned on first use. */
   private readonly marks = new Map<string, number>();
+  /** Topic read marks by `${userId}:${channelId}:${topicKey}`, learned on first use. */
+  private readonly topicMarks = new Map<string, number>();
   private cut: CutOver | undefined;
 
   constructor(
@@ -51,6 +54,33 @@ export class ReadMarks {
       this.marks.set(key, mark);
     }
     return mark;
+  }
+
+  /** The id through which the user has read the topic's delivered messages without a row (0: none). */
+  topicMark(userId: number, channelId: number, topicKey: string): number {
+    const key = `${userId}:${channelId}:${topicKey}`;
+    let mark = this.topicMarks.get(key);
+    if (mark === undefined) {
+      mark = this.db.get<number>(this.keys.topicReadMark(channelId, topicKey, userId)) ?? 0;
+      this.topicMarks.set(key, mark);
+    }
+    return mark;
+  }
+
+  setTopicMark(userId: number, channelId: number, topicKey: string, mark: number, tx: Transaction): void {
+    const before = this.topicMark(userId, channelId, topicKey);
+    if (before === mark) return;
+    const key = `${userId}:${channelId}:${topicKey}`;
+    this.topicMarks.set(key, mark);
+    tx.put(this.keys.topicReadMark(channelId, topicKey, userId), mark);
+    tx.onRollback(() => this.topicMarks.set(key, before));
+  }
+
+  /** The users with a read mark on the topic. */
+  async topicMarkUsers(channelId: number, topicKey: string): Promise<number[]> {
+    const users: number[] = [];
+    for await (const key of this.db.scanKeys(prefixRange(this.keys.topicReadMarkPrefix(channelId, topicKey)))) users.push(idOfKey(key));
+    return users;
   }
 
   setMark(userId: number, channelId: number, mark: number, tx: Transaction): void {

@@ -152,6 +152,34 @@ test('read state', async (t) => {
     t.same(await unreadIds(w.othello), [d], 'a new message after marking all is unread');
   });
 
+  t.test('a topic read mark: marking a topic writes nothing per message, and moves keep what it said', async (t) => {
+    const w = await messageWorld(t);
+    const a1 = await send(w.hamlet, 'Denmark', 'alpha', 'a1');
+    const b1 = await send(w.hamlet, 'Denmark', 'beta', 'b1');
+    const a2 = await send(w.hamlet, 'Denmark', 'alpha', 'a2');
+    const b2 = await send(w.hamlet, 'Denmark', 'beta', 'b2');
+    const mine = (ids: number[]) => ids.filter((id) => [a1, b1, a2, b2].includes(id));
+    const batches = await opsDuring(w, () => w.othello.post('/mark_topic_as_read', { stream_id: DENMARK, topic_name: 'ALPHA' }));
+    t.equal(batches[0]!.filter((op) => op.type === 'put').length, 1, 'one write: the topic mark');
+    t.same(mine(await unreadIds(w.othello)), [b1, b2]);
+    t.same([a1, a2].map((id) => w.server.services.messages.row(5, id)), [undefined, undefined], 'no rows');
+    await w.othello.post('/messages/flags', { messages: [a1], op: 'remove', flag: 'read' });
+    t.same(mine(await unreadIds(w.othello)), [a1, b1, b2], 'unread below the topic mark: a row');
+    // b1 moves into alpha, below alpha's mark: it stays unread for Othello (and for Cordelia, who has no mark).
+    t.equal((await w.hamlet.patch(`/messages/${b1}`, { topic: 'alpha', propagate_mode: 'change_one' })).status, 200);
+    t.same(mine(await unreadIds(w.othello)), [a1, b1, b2]);
+    t.same(await flagsOf(w.cordelia, b1), []);
+    const a3 = await send(w.hamlet, 'Denmark', 'alpha', 'a3');
+    t.same(await flagsOf(w.othello, a3), [], 'a new message above the topic mark is unread');
+    // b2 moves into alpha too, above the mark: unread either way, no row needed.
+    t.equal((await w.hamlet.patch(`/messages/${b2}`, { topic: 'alpha', propagate_mode: 'change_one' })).status, 200);
+    t.equal(w.server.services.messages.row(5, b2), undefined);
+    const restarted = await w.server.restart();
+    const othello = clientFor(restarted, 'othello@example.com');
+    t.same((await unreadIds(othello)).filter((id) => [a1, b1, a2, b2, a3].includes(id)), [a1, b1, b2, a3], 'after a restart');
+    await restarted.stop();
+  });
+
   t.test('unsubscribing, resubscribing: messages sent meanwhile are historical, the rest keeps its state', async (t) => {
     const w = await messageWorld(t);
     const before = await send(w.hamlet, 'Scotland', 'away', 'before');
