@@ -51,6 +51,7 @@ interface MessageStoreInternals {
 /** The read marks a ReadMarks store keeps in memory (by `${user}:${channel}`). */
 interface ReadMarksInternals {
   marks: Map<string, number>;
+  topicMarks: Map<string, number>;
 }
 
 function internals<T>(owner: unknown, fields: (keyof T)[], where: string): T {
@@ -166,11 +167,12 @@ export class StateWatch {
   /** Values kept in memory that reads may learn but only a write may change, by a name that says what each is. */
   private learnedValues(): Map<string, unknown> {
     const { newestRowByUser, newestByChannel } = this.messageInternals();
-    const { marks } = internals<ReadMarksInternals>(this.services.readMarks, ['marks'], 'ReadMarks');
+    const { marks, topicMarks } = internals<ReadMarksInternals>(this.services.readMarks, ['marks', 'topicMarks'], 'ReadMarks');
     const values = new Map<string, unknown>();
     for (const [userId, id] of newestRowByUser) values.set(`newest-row-of-user:${userId}`, id);
     for (const [channelId, id] of newestByChannel) values.set(`newest-message-of-channel:${channelId}`, id);
     for (const [key, mark] of marks) values.set(`read-mark:${key}`, mark);
+    for (const [key, mark] of topicMarks) values.set(`topic-read-mark:${key}`, mark);
     return values;
   }
 
