@@ -68,6 +68,11 @@ export class EventQueue implements AbortListener {
     variant: string,
     /** Told when a poll moves the acknowledgement, so that it reaches disk (with the next write). */
     private readonly onAcknowledged: (queue: EventQueue) => void = () => {},
+    /**
+     * Asked to call `flush()` once the deliveries of the current commit are all in (the owner
+     * batches every queue of a commit into one microtask, rather than one per queue).
+     */
+    private readonly onFlushWanted: (queue: EventQueue) => void = (queue) => queueMicrotask(() => queue.flush()),
   ) {
     this.lastIssued = descriptor.ack;
     this.variant = variant;
@@ -152,11 +157,7 @@ export class EventQueue implements AbortListener {
         case 'scheduleFlush':
           if (!this.flushScheduled) {
             this.flushScheduled = true;
-            // A microtask runs after the deliveries already queued for the same commit batch.
-            queueMicrotask(() => {
-              this.flushScheduled = false;
-              this.run('FLUSH');
-            });
+            this.onFlushWanted(this);
           }
           break;
         case 'answerParked':
@@ -178,6 +179,12 @@ export class EventQueue implements AbortListener {
           extra?.(action);
       }
     }
+  }
+
+  /** Answers the parked poll with what has been delivered (see `onFlushWanted`). */
+  flush(): void {
+    this.flushScheduled = false;
+    this.run('FLUSH');
   }
 
   private finishParked(fields: string): void {

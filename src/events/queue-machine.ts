@@ -92,12 +92,14 @@ export interface Step {
 
 const [initialSnapshot] = initialTransition(queueMachine);
 const snapshots = new Map<QueueState, typeof initialSnapshot>([['idle', initialSnapshot]]);
-const steps = new Map<string, Step>();
+/** By state, then event: no key to build on the delivery path (it runs once per queue per commit). */
+const steps = new Map<QueueState, Map<QueueEventType, Step>>();
 
 /** The outcome of `event` in `state`, from the machine (computed once per pair). */
 export function step(state: QueueState, event: QueueEventType): Step {
-  const key = `${state}|${event}`;
-  let found = steps.get(key);
+  let byEvent = steps.get(state);
+  if (!byEvent) steps.set(state, (byEvent = new Map()));
+  let found = byEvent.get(event);
   if (!found) {
     const snapshot = snapshots.get(state);
     if (!snapshot) throw new Error(`queue state ${state} was never reached`);
@@ -105,7 +107,7 @@ export function step(state: QueueState, event: QueueEventType): Step {
     const next = nextSnapshot.value as QueueState;
     if (!snapshots.has(next)) snapshots.set(next, nextSnapshot);
     found = { next, actions: Object.freeze(actions.map((action) => action.type as QueueAction)) };
-    steps.set(key, found);
+    byEvent.set(event, found);
   }
   return found;
 }

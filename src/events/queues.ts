@@ -33,6 +33,7 @@ export class EventQueues {
   private readonly byUser = new Map<number, Set<EventQueue>>();
   /** Queues that see every public-channel message (all_public_streams, or a narrow). */
   private readonly watchers = new Set<EventQueue>();
+  private toFlush: EventQueue[] = [];
   /** Queues whose acknowledgement moved since their descriptor was last written. */
   private readonly unsaved = new Set<EventQueue>();
   /** Log entries up to this id are deleted (or being deleted by a write in flight). */
@@ -149,7 +150,7 @@ export class EventQueues {
   }
 
   private add(descriptor: QueueDescriptor): EventQueue {
-    const queue = new EventQueue(descriptor, variantKey(descriptor), (acknowledged) => this.unsaved.add(acknowledged));
+    const queue = new EventQueue(descriptor, variantKey(descriptor), (acknowledged) => this.unsaved.add(acknowledged), (wanting) => this.flushSoon(wanting));
     this.queues.set(descriptor.id, queue);
     let mine = this.byUser.get(descriptor.userId);
     if (!mine) this.byUser.set(descriptor.userId, (mine = new Set()));
@@ -180,6 +181,20 @@ export class EventQueues {
     // A descriptor written after this deletion would bring the queue back at the next start.
     this.unsaved.delete(queue);
     this.log.deleteDescriptor(queue.id, tx);
+  }
+
+  /**
+   * Queues to answer once the deliveries already under way are all in: a microtask runs after
+   * them, so one answer carries every event of a commit; one microtask for all the queues.
+   */
+  private flushSoon(queue: EventQueue): void {
+    this.toFlush.push(queue);
+    if (this.toFlush.length > 1) return;
+    queueMicrotask(() => {
+      const queues = this.toFlush;
+      this.toFlush = [];
+      for (const waiting of queues) waiting.flush();
+    });
   }
 
   /** Hands committed events to every queue that accepts them. */
