@@ -1,0 +1,59 @@
+/**
+ * Reminders: a message to oneself about a message, sent by the notification bot at the time
+ * asked for. They are scheduled records of kind 'remind', on the same scheduler as scheduled
+ * messages; their text is written when the reminder is made, as Zulip does.
+ */
+import { checkDeliveryTime, reminderContent } from '../domain/scheduled-messages.js';
+import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
+import { normalizeContent } from '../domain/topics.js';
+import type { UserRecord } from '../domain/users.js';
+import { LIMITS } from '../domain/versions.js';
+import { requireMessage } from '../queries/message-access.js';
+import { requireScheduled } from '../queries/scheduled-messages.js';
+import type { Services } from '../services.js';
+import { unixSeconds } from '../services.js';
+import { addScheduled, removeScheduled } from './scheduled-messages.js';
+
+export interface ReminderRequest {
+  messageId: number;
+  /** Unix seconds. */
+  deliverAt: number;
+  note?: string;
+}
+
+/** POST /reminders */
+export async function createReminder(services: Services, user: UserRecord, client: string, request: ReminderRequest): Promise<number> {
+  checkDeliveryTime(request.deliverAt, unixSeconds(services.clock));
+  const { record: message } = requireMessage(services, user, request.messageId);
+  const { org } = services;
+  const channel = message.type === 'stream' ? org.channels.get(message.channelId!) : undefined;
+  const topic = message.topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : message.topic;
+  const text = reminderContent(
+    {
+      link: channel ? `#**${channel.name}>${topic}@${message.id}**` : undefined,
+      senderId: message.senderId,
+      senderName: org.users.get(message.senderId)?.fullName ?? 'Unknown user',
+      content: message.content,
+    },
+    (request.note ?? '').trim(),
+  );
+  const content = normalizeContent(text, LIMITS.maxMessageLength);
+  return addScheduled(services, {
+    kind: 'remind',
+    senderId: user.id,
+    type: 'private',
+    userIds: [user.id],
+    content,
+    renderedContent: services.render(content, user).html,
+    deliverAt: request.deliverAt,
+    readBySender: false,
+    client,
+    failed: false,
+    targetMessageId: message.id,
+  });
+}
+
+/** DELETE /reminders/{id} */
+export async function deleteReminder(services: Services, user: UserRecord, id: number): Promise<void> {
+  await services.write((tx) => removeScheduled(services, tx, requireScheduled(services, user, id, 'remind')));
+}
