@@ -5,11 +5,9 @@
  * and the removal of the scheduled item are one store batch.
  */
 import { test } from 'tap';
-import { rmSync } from 'node:fs';
 import { login, type Api } from '../helpers/client.js';
 import { delay } from '../helpers/events.js';
-import { exited, startProcess } from '../helpers/process.js';
-import { freePort, tempDataDir } from '../helpers/server.js';
+import { durableServerEnv, exited, killAndRemove, startProcess } from '../helpers/process.js';
 import { VERONA } from '../helpers/demo-ids.js';
 
 const BURST = 40;
@@ -23,22 +21,9 @@ async function pending(api: Api): Promise<number> {
 }
 
 test('kill -9 around a delivery: every scheduled message is sent exactly once', async (t) => {
-  const dataDir = tempDataDir();
-  const port = await freePort();
-  const env = {
-    PARLEY_DATA_DIR: dataDir,
-    PARLEY_PORT: String(port),
-    PARLEY_DEMO: '1',
-    PARLEY_RATE_LIMIT: '0',
-    PARLEY_SYNC: '1',
-    PARLEY_LOG_LEVEL: 'error',
-  };
+  const { dataDir, env } = await durableServerEnv({ PARLEY_LOG_LEVEL: 'error' });
   let server = await startProcess(env);
-  t.teardown(async () => {
-    server.child.kill('SIGKILL');
-    await exited(server.child);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  t.teardown(() => killAndRemove(server.child, dataDir));
   let hamlet = await login(server.url, 'hamlet@example.com');
 
   for (const [cycle, offset] of KILL_OFFSETS_MS.entries()) {
