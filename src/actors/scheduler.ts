@@ -84,6 +84,7 @@ export class Scheduler {
   private armedFor: number | undefined;
   private deliver: ((ids: number[]) => Promise<void>) | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
 
   /** `now`: unix milliseconds (the services' clock, so that tests can move it). */
   constructor(private readonly now: () => number) {
@@ -98,11 +99,12 @@ export class Scheduler {
   }
 
   schedule(id: number, due: number): void {
-    this.actor.send({ type: 'SCHEDULE', id, due });
+    // A write committed while the server stops: its item waits in the store for the next start.
+    if (!this.stopped) this.actor.send({ type: 'SCHEDULE', id, due });
   }
 
   cancel(id: number): void {
-    this.actor.send({ type: 'CANCEL', id });
+    if (!this.stopped) this.actor.send({ type: 'CANCEL', id });
   }
 
   /** The waiting items in due order. */
@@ -112,6 +114,7 @@ export class Scheduler {
 
   /** Disarms the timer and waits for deliveries under way. */
   async stop(): Promise<void> {
+    this.stopped = true;
     this.deliver = undefined;
     this.disarm();
     await Promise.allSettled([...this.inFlight]);

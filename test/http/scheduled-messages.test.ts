@@ -164,7 +164,9 @@ test('GET, PATCH and DELETE /scheduled_messages/{id}', async (t) => {
     const again = clientFor(restarted, 'hamlet@example.com');
     t.same((await scheduled(again)).map((s) => s.content), ['hello there'], 'kept across a restart');
     t.equal((await again.delete(`/scheduled_messages/${id}`)).status, 200);
-    t.match(await take({ ...mine, api: again }), [{ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }]);
+    const removed = ofType(await take({ ...mine, api: again }), 'scheduled_messages');
+    t.match(removed, [{ type: 'scheduled_messages', op: 'remove', scheduled_message_id: id }], 'the queue, restored, hears of the removal');
+    t.equal(removed.length, 1);
     t.same(ofType(await take({ ...theirs, api: clientFor(restarted, 'othello@example.com') }), 'scheduled_messages'), [], "nobody else's queue hears of it");
   });
 });
