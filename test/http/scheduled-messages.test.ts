@@ -269,7 +269,7 @@ test('/reminders', async (t) => {
     const { hamlet, othello, iago, seconds, advance } = await messageWorld(t);
     const target = await send(othello, 'Verona', 'dinner', 'Dinner at **eight**');
     const own = await register(hamlet, { event_types: ['reminders'] });
-    const at = seconds() + 5;
+    const at = seconds() + 1;
     const response = await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: at, note: 'bring wine' });
     t.equal(response.status, 200);
     const id = response.body.reminder_id;
@@ -290,7 +290,7 @@ test('/reminders', async (t) => {
     t.same(error(await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: seconds() })), IN_PAST);
     t.same(error(await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: at, note: 'x'.repeat(1001) })), [400, 'BAD_REQUEST', 'Maximum reminder note length: 1000 characters']);
 
-    advance(5);
+    advance(1);
     await eventually(async () => (await hamlet.get('/reminders')).body.reminders.length === 0, 'the reminder');
     const reminder = await newest(hamlet, [{ operator: 'dm', operand: [BOT] }]);
     t.match(reminder, { sender_id: BOT, content: list[0].content, flags: [] });
