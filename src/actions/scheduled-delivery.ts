@@ -18,7 +18,8 @@ import { prepareMessage, writeMessage, type OutgoingMessage } from './message-se
 import { notificationBot, notifyDirect } from './notifications.js';
 import { sendRequestOf } from './scheduled-messages.js';
 
-const SENDER_DEACTIVATED = 'The sender of this message has been deactivated.';
+/** Zulip's failure for a deactivated sender (who gets no notice: they cannot read it). */
+const SENDER_DEACTIVATED = 'Account is deactivated';
 
 /** The message an item sends, or the reason it cannot be sent now. */
 function messageOf(services: Services, record: ScheduledMessageRecord, sender: UserRecord | undefined, nowMs: number): OutgoingMessage | string {

@@ -8,6 +8,7 @@ import { badRequest } from '../domain/errors.js';
 import {
   addedEvent,
   checkDeliveryTime,
+  checkRecipientIds,
   DELIVERY_TIME_IN_PAST,
   recipientOf,
   recipientType,
@@ -84,6 +85,7 @@ export function addScheduled(services: Services, fields: Omit<ScheduledMessageRe
 /** POST /scheduled_messages */
 export async function createScheduledMessage(services: Services, sender: UserRecord, client: string, request: ScheduleRequest): Promise<number> {
   const type = recipientType(request.type);
+  checkRecipientIds(type, request.to);
   checkDeliveryTime(request.deliverAt, unixSeconds(services.clock));
   const out = prepareMessage(services, sender, client, { type, to: request.to, content: request.content, topic: request.topic });
   const address = addressOf(out);
@@ -118,8 +120,12 @@ export async function editScheduledMessage(services: Services, sender: UserRecor
   const record = requireScheduled(services, sender, id, 'send');
   // One that failed is sent again only at a new time.
   if (record.failed && edit.deliverAt === undefined) throw badRequest(DELIVERY_TIME_IN_PAST);
-  const request: SendRequest = { ...sendRequestOf(record), type: newType ?? record.type };
-  if (edit.to !== undefined) request.to = edit.to;
+  const type = newType ?? record.type;
+  const request: SendRequest = { ...sendRequestOf(record), type };
+  if (edit.to !== undefined) {
+    checkRecipientIds(type, edit.to);
+    request.to = edit.to;
+  }
   if (edit.topic !== undefined) request.topic = edit.topic;
   if (edit.content !== undefined) request.content = edit.content;
   const out = prepareMessage(services, sender, client, request);

@@ -50,6 +50,16 @@ export function recipientType(type: string): 'stream' | 'private' {
   throw badRequest('Invalid type');
 }
 
+/**
+ * `to` of a scheduled message is ids only (names and addresses are for POST /messages): a channel
+ * id, or a list of user ids. Zulip's wording for a list with an address in it.
+ */
+export function checkRecipientIds(type: 'stream' | 'private', to: unknown): void {
+  const ids = Array.isArray(to) ? to : [to];
+  if (ids.every((id) => Number.isInteger(id))) return;
+  throw badRequest(type === 'private' ? 'Recipient list may only contain user IDs' : 'Invalid data type for channel');
+}
+
 /** A delivery time must lie strictly after now (Zulip: `deliver_at <= timezone_now()` is refused). */
 export function checkDeliveryTime(deliverAt: number, nowSeconds: number): void {
   if (deliverAt <= nowSeconds) throw badRequest(DELIVERY_TIME_IN_PAST);

@@ -93,7 +93,8 @@ test('POST /scheduled_messages', async (t) => {
     t.same(error(await hamlet.post('/scheduled_messages', { type: 'stream', to: [VERONA, DENMARK], topic: 'x', content: 'x', scheduled_delivery_timestamp: at })), [400, 'BAD_REQUEST', 'Expected exactly one channel']);
     // Names and addresses are for POST /messages only: here `to` is ids.
     t.equal((await hamlet.post('/scheduled_messages', { type: 'stream', to: 'Verona', topic: 'x', content: 'x', scheduled_delivery_timestamp: at })).status, 400);
-    t.equal((await hamlet.post('/scheduled_messages', { type: 'direct', to: ['othello@example.com'], content: 'x', scheduled_delivery_timestamp: at })).status, 400);
+    t.same(error(await hamlet.post('/scheduled_messages', { type: 'direct', to: ['othello@example.com'], content: 'x', scheduled_delivery_timestamp: at })), [400, 'BAD_REQUEST', 'Recipient list may only contain user IDs']);
+    t.same(error(await hamlet.post('/scheduled_messages', { type: 'stream', to: ['Verona'], topic: 'x', content: 'x', scheduled_delivery_timestamp: at })), [400, 'BAD_REQUEST', 'Invalid data type for channel']);
     t.same(error(await hamlet.post('/scheduled_messages', { type: 'stream', to: CORE_TEAM, topic: 'x', content: 'x', scheduled_delivery_timestamp: at })), [400, 'STREAM_DOES_NOT_EXIST', `Channel with ID '${CORE_TEAM}' does not exist`], 'a private channel one may not know of is missing');
     t.equal((await hamlet.post('/scheduled_messages', { type: 'huddle', to: [OTHELLO], content: 'x', scheduled_delivery_timestamp: at })).status, 400);
     t.same(error(await hamlet.post('/scheduled_messages', { type: 'direct', to: [OTHELLO], content: 'x', scheduled_delivery_timestamp: seconds() })), IN_PAST, 'now is not the future');
