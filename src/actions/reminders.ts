@@ -4,10 +4,7 @@
  * messages; their text is written when the reminder is made, as Zulip does.
  */
 import { checkDeliveryTime, reminderContent } from '../domain/scheduled-messages.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
-import { normalizeContent } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
-import { LIMITS } from '../domain/versions.js';
 import { requireMessage } from '../queries/message-access.js';
 import { requireScheduled } from '../queries/scheduled-messages.js';
 import type { Services } from '../services.js';
@@ -27,17 +24,17 @@ export async function createReminder(services: Services, user: UserRecord, clien
   const { record: message } = requireMessage(services, user, request.messageId);
   const { org } = services;
   const channel = message.type === 'stream' ? org.channels.get(message.channelId!) : undefined;
-  const topic = message.topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : message.topic;
-  const text = reminderContent(
+  const content = reminderContent(
     {
-      link: channel ? `#**${channel.name}>${topic}@${message.id}**` : undefined,
-      senderId: message.senderId,
-      senderName: org.users.get(message.senderId)?.fullName ?? 'Unknown user',
+      id: message.id,
+      sender: { id: message.senderId, fullName: org.users.get(message.senderId)?.fullName ?? 'Unknown user' },
       content: message.content,
+      channel: channel && { id: channel.id, name: channel.name, topic: message.topic! },
+      userIds: message.dmUserIds,
     },
-    (request.note ?? '').trim(),
+    org.url,
+    request.note,
   );
-  const content = normalizeContent(text, LIMITS.maxMessageLength);
   return addScheduled(services, {
     kind: 'remind',
     senderId: user.id,

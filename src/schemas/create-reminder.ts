@@ -6,8 +6,8 @@ export const createReminder = {
   "properties": {
     "message_id": { "type": "integer" },
     "scheduled_delivery_timestamp": { "type": "integer" },
-    // Zulip's max_reminder_note_length (POST /register).
-    "note": { "type": "string", "maxLength": 1000, "x-error": "Maximum reminder note length: 1000 characters" }
+    // Its length (max_reminder_note_length) is checked once normalized, as Zulip does (domain/scheduled-messages.ts).
+    "note": { "type": "string" }
   },
   "required": ["message_id", "scheduled_delivery_timestamp"]
 } as const;

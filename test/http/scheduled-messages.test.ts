@@ -276,8 +276,17 @@ test('/reminders', async (t) => {
     const id = response.body.reminder_id;
     const list = (await hamlet.get('/reminders')).body.reminders;
     t.match(list, [{ reminder_id: id, type: 'private', to: [HAMLET], scheduled_delivery_timestamp: at, failed: false, reminder_target_message_id: target }]);
-    t.match(list[0].content, new RegExp(`^You requested a reminder for #\\*\\*Verona>dinner@${target}\\*\\*\\.\\nNote:\\n> bring wine\\n`));
-    t.match(list[0].content, /```quote\nDinner at \*\*eight\*\*\n```$/);
+    const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const expected = [
+      `You requested a reminder for #**Verona>dinner@${target}**. Note:\n > bring wine`,
+      '',
+      `@_**Othello, the Moor of Venice|${OTHELLO}** [said](http://127.0.0.1:PORT/#narrow/channel/${VERONA}-Verona/topic/dinner/near/${target}):`,
+      '```quote',
+      'Dinner at **eight**',
+      '```',
+    ].join('\n');
+    t.match(list[0].content, new RegExp(`^${escaped(expected).replace('PORT', '\\d+')}$`), "Zulip's reminder text: a link, the note, the message quoted");
+    t.match(list[0].rendered_content, /<blockquote>/);
     t.same(Object.keys(list[0]).sort(), ['content', 'failed', 'reminder_id', 'reminder_target_message_id', 'rendered_content', 'scheduled_delivery_timestamp', 'to', 'type']);
     t.same(await scheduled(hamlet), [], 'reminders are not scheduled messages');
     t.match(await take(own), [{ type: 'reminders', op: 'add', reminders: [{ reminder_id: id }] }]);
@@ -290,12 +299,15 @@ test('/reminders', async (t) => {
     t.same(error(await hamlet.post('/reminders', { message_id: secret, scheduled_delivery_timestamp: at })), [400, 'BAD_REQUEST', 'Invalid message(s)']);
     t.same(error(await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: seconds() })), IN_PAST);
     t.same(error(await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: at, note: 'x'.repeat(1001) })), [400, 'BAD_REQUEST', 'Maximum reminder note length: 1000 characters']);
+    const long = await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: at + 60, note: 'x'.repeat(1000) + '   \n' });
+    t.equal(long.status, 200, 'the length counts once trailing space is gone');
+    t.equal((await hamlet.delete(`/reminders/${long.body.reminder_id}`)).status, 200);
 
     advance(1);
     await eventually(async () => (await hamlet.get('/reminders')).body.reminders.length === 0, 'the reminder');
     const reminder = await newest(hamlet, [{ operator: 'dm', operand: [BOT] }]);
     t.match(reminder, { sender_id: BOT, content: list[0].content, flags: [] });
-    t.match(await take(own), [{ type: 'reminders', op: 'remove', reminder_id: id }]);
+    t.match((await take(own)).filter((e) => e.reminder_id === id), [{ type: 'reminders', op: 'remove', reminder_id: id }], 'sent: removed from the list by an event');
   });
 
   t.test('DELETE /reminders/{id}', async (t) => {

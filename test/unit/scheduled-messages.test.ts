@@ -5,7 +5,10 @@ import {
   dueOrder,
   failureNotice,
   isTooLate,
+  checkRecipientIds,
+  normalizeNote,
   recipientType,
+  reminderContent,
   reminderObject,
   scheduledMessageObject,
   type ScheduledMessageRecord,
@@ -48,6 +51,32 @@ test('the API objects', async (t) => {
     reminder_id: 7, type: 'private', to: [4], content: 'hi', rendered_content: '<p>hi</p>', scheduled_delivery_timestamp: 1_800_000_000, failed: false, reminder_target_message_id: 42,
   });
   t.equal(failureNotice(1_800_000_000, 'No.'), 'The message you scheduled for <time:2027-01-15T08:00:00+00:00> was not sent because of the following error:\n\n> No.\n\n[View scheduled messages](#scheduled)');
+});
+
+test('ids only in `to`', async (t) => {
+  t.doesNotThrow(() => checkRecipientIds('stream', 3));
+  t.doesNotThrow(() => checkRecipientIds('private', [4, 5]));
+  t.throws(() => checkRecipientIds('private', [4, 'othello@example.com']), { message: 'Recipient list may only contain user IDs' });
+  t.throws(() => checkRecipientIds('stream', ['Verona']), { message: 'Invalid data type for channel' });
+});
+
+test("Zulip's reminder text", async (t) => {
+  const sender = { id: 5, fullName: 'Othello' };
+  t.equal(
+    reminderContent({ id: 42, sender, content: 'hi', channel: { id: 2, name: 'Verona', topic: 'plans' } }, 'https://chat.example.com', undefined),
+    'You requested a reminder for #**Verona>plans@42**.\n\n@_**Othello|5** [said](https://chat.example.com/#narrow/channel/2-Verona/topic/plans/near/42):\n```quote\nhi\n```',
+  );
+  t.equal(
+    reminderContent({ id: 43, sender, content: 'psst', userIds: [5, 4] }, 'https://chat.example.com', '  call back \n'),
+    'You requested a reminder for the following direct message. Note:\n >   call back\n\n@_**Othello|5** [said](https://chat.example.com/#narrow/dm/4,5/near/43):\n```quote\npsst\n```',
+  );
+  t.match(reminderContent({ id: 44, sender, content: '/poll Tea?', userIds: [5] }, 'https://c', ''), /\n\n@_\*\*Othello\|5\*\* \[sent\]\(https:\/\/c\/#narrow\/dm\/5\/near\/44\) a poll\.$/);
+  t.match(reminderContent({ id: 45, sender, content: '```\ncode\n```', userIds: [5] }, 'https://c', undefined), /\n````quote\n```\ncode\n```\n````$/, 'a fence longer than the message\'s own');
+  const long = reminderContent({ id: 46, sender, content: 'x'.repeat(20_000), userIds: [5] }, 'https://c', undefined);
+  t.equal(long.length, 10_000, 'cut to max_message_length as a whole');
+  t.match(long, /\n\[message truncated\]\n```$/);
+  t.equal(normalizeNote('\n\nnote  \n'), 'note');
+  t.throws(() => normalizeNote('y'.repeat(1001)), { message: 'Maximum reminder note length: 1000 characters' });
 });
 
 test('due order and what is due', async (t) => {
