@@ -3,7 +3,8 @@
  * asked for. They are scheduled records of kind 'remind', on the same scheduler as scheduled
  * messages; their text is written when the reminder is made, as Zulip does.
  */
-import { checkDeliveryTime, reminderContent } from '../domain/scheduled-messages.js';
+import { reminderContent } from '../domain/reminders.js';
+import { checkDeliveryTime } from '../domain/scheduled-messages.js';
 import type { UserRecord } from '../domain/users.js';
 import { requireMessage } from '../queries/message-access.js';
 import { requireScheduled } from '../queries/scheduled-messages.js';

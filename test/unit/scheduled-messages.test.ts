@@ -6,13 +6,12 @@ import {
   failureNotice,
   isTooLate,
   checkRecipientIds,
-  normalizeNote,
   recipientType,
-  reminderContent,
   reminderObject,
   scheduledMessageObject,
   type ScheduledMessageRecord,
 } from '../../src/domain/scheduled-messages.js';
+import { normalizeNote, reminderContent } from '../../src/domain/reminders.js';
 import { dueCount, Scheduler } from '../../src/actors/scheduler.js';
 import { ApiError } from '../../src/domain/errors.js';
 
