@@ -185,11 +185,12 @@ test('the scheduler actor delivers', async (t) => {
     const lateness = Date.now() - due * 1000;
     t.ok(lateness < 1_500, `delivered within the second it was due (seen ${lateness} ms after)`);
     const sent = await newest(hamlet, [{ operator: 'channel', operand: VERONA }, { operator: 'topic', operand: 'timed' }]);
-    t.match(sent, { content: 'on time', sender_id: HAMLET, timestamp: due });
+    t.match(sent, { content: 'on time', sender_id: HAMLET });
+    t.ok(sent.timestamp - due <= 1, 'sent at its due second (or the next, on a busy machine)');
     t.not(sent.id, channel, 'the message has its own id');
     t.same(sent.flags, [], 'read_by_sender: false leaves it unread for the sender');
     const direct = await newest(othello, [{ operator: 'dm', operand: [HAMLET] }]);
-    t.match(direct, { content: 'on time too', sender_id: HAMLET, timestamp: due });
+    t.match(direct, { content: 'on time too', sender_id: HAMLET, timestamp: sent.timestamp });
     const events = await take(queue);
     t.same(events.map((e) => e.message.content).sort(), ['<p>on time too</p>', '<p>on time</p>']);
     t.match((await take(own)).filter((e) => e.op === 'remove'), [{ scheduled_message_id: channel }, { scheduled_message_id: dm }], 'removed from the owner\'s list by events');
