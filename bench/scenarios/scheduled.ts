@@ -103,6 +103,10 @@ export const scheduled: Scenario = {
       await collect(parley.url, hamlet, queue.queue_id, queue.last_event_id, all, (spreadFrom + sizes.spreadSeconds + 30) * 1000);
       const burstItems = [...burst.values()];
       const lost = [...all.values()].filter((d) => d.arrived === undefined).length;
+      if (lost > 0) {
+        const left = await (await fetch(`${parley.url}/api/v1/scheduled_messages`, { headers: { authorization: basicAuth(hamlet) } })).json() as { scheduled_messages: { failed: boolean }[] };
+        context.log(`  ${lost} not seen by the client; ${left.scheduled_messages.length} still scheduled (${left.scheduled_messages.filter((s) => s.failed).length} failed); first missing: ${[...all.entries()].filter(([, d]) => d.arrived === undefined).slice(0, 3).map(([c, d]) => `${c} due ${d.at}`).join(', ')}`);
+      }
       const lastBurst = Math.max(...burstItems.map((d) => d.arrived ?? NaN));
       const figures: Figure[] = [
         ...lateness(`${sizes.burst} due in one second`, burstItems),
