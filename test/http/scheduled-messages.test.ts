@@ -11,6 +11,7 @@ import { delay, ofType, register, take } from '../helpers/events.js';
 import { setRealm, world } from '../helpers/world.js';
 import { BOT, CORE_TEAM, DENMARK, MESSAGES_CLOCK_START, VERONA, error, messageWorld, send } from '../helpers/messages.js';
 import { HAMLET, IAGO, OTHELLO } from '../helpers/demo-ids.js';
+import { Transaction } from '../../src/store/transaction.js';
 
 const MISSING = [404, 'BAD_REQUEST', 'Scheduled message does not exist'];
 const IN_PAST = [400, 'BAD_REQUEST', 'Scheduled delivery time must be in the future.'];
@@ -224,6 +225,31 @@ test('the scheduler actor delivers', async (t) => {
     t.equal((await scheduled(hamlet))[0].scheduled_message_id, early, 'the one moved later waits');
     await delay(1_200);
     t.equal((await scheduled(hamlet)).length, 1, 'not sent before its time');
+  });
+
+  t.test("read_by_sender's default: read when a person's client scheduled it, unless it is to oneself", async (t) => {
+    const { hamlet, seconds, advance } = await messageWorld(t);
+    await schedule(hamlet, { type: 'stream', to: VERONA, topic: 'default', content: 'from the web app', scheduled_delivery_timestamp: seconds() + 1, client: 'website' });
+    await schedule(hamlet, { type: 'direct', to: [HAMLET], content: 'a note to self', scheduled_delivery_timestamp: seconds() + 1, client: 'website' });
+    await schedule(hamlet, { type: 'stream', to: VERONA, topic: 'script', content: 'from a script', scheduled_delivery_timestamp: seconds() + 1 });
+    advance(1);
+    t.same((await arrived(hamlet, [{ operator: 'channel', operand: VERONA }, { operator: 'topic', operand: 'default' }])).flags, ['read']);
+    t.same((await arrived(hamlet, [{ operator: 'dm', operand: [HAMLET] }])).flags, [], 'to oneself: unread, as Zulip does');
+    t.same((await arrived(hamlet, [{ operator: 'channel', operand: VERONA }, { operator: 'topic', operand: 'script' }])).flags, []);
+  });
+
+  t.test('a sender deactivated meanwhile: it fails, without a notice', async (t) => {
+    const { server, hamlet, seconds, advance } = await messageWorld(t);
+    const id = await schedule(hamlet, { type: 'direct', to: [OTHELLO], content: 'from beyond', scheduled_delivery_timestamp: seconds() + 1 });
+    const { org } = server.services;
+    const tx = new Transaction();
+    org.users.save({ ...org.users.get(HAMLET)!, isActive: false }, tx);
+    await server.services.commit(tx);
+    const nextMessageId = server.services.counters.upcomingServerId('message');
+    advance(1);
+    await eventually(async () => server.services.scheduled.get(id)?.failed === true, 'the failure');
+    t.equal(server.services.scheduled.get(id)!.failureMessage, 'Account is deactivated', "Zulip's reason");
+    t.equal(server.services.counters.upcomingServerId('message'), nextMessageId, 'nothing sent, and no notice to an account that cannot read it');
   });
 
   t.test('a sender who may no longer post gets a failure, not a message', async (t) => {
