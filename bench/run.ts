@@ -19,12 +19,13 @@ import { dm } from './scenarios/dm.js';
 import { fanout } from './scenarios/fanout.js';
 import { flags } from './scenarios/flags.js';
 import { narrow } from './scenarios/narrow.js';
+import { scheduled } from './scenarios/scheduled.js';
 import { send } from './scenarios/send.js';
 import { sendWide } from './scenarios/send-wide.js';
 import { startup } from './scenarios/startup.js';
 import { users } from './scenarios/users.js';
 
-const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup];
+const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 /** The commit measured, with `+changes` when the code in the work tree differs from it. */
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
   const resultsDir = join(outDir, 'results');
   mkdirSync(resultsDir, { recursive: true });
   const runId = new Date().toISOString().slice(0, 16).replace(':', '-');
-  const info = machine(runId, quick);
+  const info = { ...machine(runId, quick), full: names.length === 0 };
   const wrkMissing = loadGenerator().name !== 'wrk' && process.env.BENCH_LOAD_GENERATOR !== 'autocannon';
   if (wrkMissing) process.stdout.write(WRK_MISSING);
   process.stdout.write(`load generator: ${info.loadGenerator}; ${info.pinning}; ${settings.rounds} alternated rounds of ${settings.durationSeconds} s${quick ? ' (quick)' : ''}\n`);

@@ -9,6 +9,7 @@ import { ROUTES } from './api/routes.js';
 import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
+import { deliverScheduled } from './actions/scheduled-delivery.js';
 import { restoreQueues, startHousekeeping } from './events/housekeeping.js';
 import type { Config } from './config.js';
 import type { UserRecord } from './domain/users.js';
@@ -70,6 +71,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   await restoreQueues(housekeepingParts);
   const housekeeping = startHousekeeping(housekeepingParts);
+  // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
+  const waiting = [...services.scheduled.all()].filter((record) => !record.failed).map((record) => ({ id: record.id, due: record.deliverAt }));
+  services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
 
   const routes = bindRoutes(ROUTES, services);
   const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths: routes.map((route) => route.path), queues, db });
@@ -120,6 +124,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         front.stopAccepting();
         // No new backups; one in flight fails when the database closes, and leaves nothing behind.
         const controlClosed = control.close();
+        // No delivery starts once stopping; those under way finish before the database closes.
+        await services.scheduler.stop();
         await housekeeping.stop();
         await queues.close();
         await front.idle();

@@ -18,6 +18,8 @@ import type { ReadMarks } from './store/read-marks.js';
 import type { RenderedMessage } from './domain/markdown/index.js';
 import type { EventQueues } from './events/queues.js';
 import type { PresenceBook } from './store/presence-book.js';
+import type { ScheduledMessages } from './store/scheduled-messages.js';
+import type { Scheduler } from './actors/scheduler.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -38,6 +40,10 @@ export interface Services {
   readonly readMarks: ReadMarks;
   readonly queues: EventQueues;
   readonly presence: PresenceBook;
+  /** Scheduled messages and reminders waiting to be sent (or that failed). */
+  readonly scheduled: ScheduledMessages;
+  /** The scheduler actor: the waiting items in due order and the one timer armed to the earliest. */
+  readonly scheduler: Scheduler;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

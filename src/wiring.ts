@@ -26,6 +26,8 @@ import { LIMITS } from './domain/versions.js';
 import { runWrite } from './store/write.js';
 import { EventLog } from './store/event-log.js';
 import { cutOverToReadMarks } from './actions/read-state-cut-over.js';
+import { ScheduledMessages } from './store/scheduled-messages.js';
+import { Scheduler } from './actors/scheduler.js';
 
 export interface ServiceParts {
   config: Config;
@@ -90,6 +92,8 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const context = markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id)));
   const messages = new MessageStore(db, org.id);
   const readMarks = new ReadMarks(db, org.id);
+  const scheduled = new ScheduledMessages(db, org.id);
+  await scheduled.load();
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {
@@ -116,6 +120,9 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     readMarks,
     queues,
     presence: new PresenceBook(),
+    scheduled,
+    // Delivers nothing until server.ts runs it (the admin CLI builds services too).
+    scheduler: new Scheduler(() => clock.now()),
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

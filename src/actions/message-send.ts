@@ -212,8 +212,11 @@ export interface SendRequest {
   readBySender?: boolean;
 }
 
-/** Validates and writes a message from `sender`; resolves once it is durable. */
-export async function sendMessage(services: Services, sender: UserRecord, client: string, request: SendRequest) {
+/**
+ * Validates a message from `sender` against the state of now and builds it, or throws Zulip's
+ * refusal. Synchronous, so that a scheduled delivery can check again inside its own write.
+ */
+export function prepareMessage(services: Services, sender: UserRecord, client: string, request: SendRequest): OutgoingMessage {
   const { org } = services;
   const content = normalizeContent(request.content, LIMITS.maxMessageLength);
   let destination: Destination;
@@ -245,7 +248,7 @@ export async function sendMessage(services: Services, sender: UserRecord, client
     const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
     destination = { type: 'private', participants };
   }
-  const written = await services.write((tx) => writeMessage(services, tx, {
+  return {
     sender,
     client,
     readBySender: request.readBySender ?? defaultReadBySender(client),
@@ -254,7 +257,13 @@ export async function sendMessage(services: Services, sender: UserRecord, client
     destination,
     queueId: request.queueId,
     localId: request.localId,
-  }));
+  };
+}
+
+/** Validates and writes a message from `sender`; resolves once it is durable. */
+export async function sendMessage(services: Services, sender: UserRecord, client: string, request: SendRequest) {
+  const out = prepareMessage(services, sender, client, request);
+  const written = await services.write((tx) => writeMessage(services, tx, out));
   const response: Record<string, unknown> = { id: written.record.id };
   if (written.automaticNewVisibilityPolicy !== undefined) response.automatic_new_visibility_policy = written.automaticNewVisibilityPolicy;
   return response;

@@ -31,3 +31,16 @@ export function notify(services: Services, tx: Transaction, where: { channel: Ch
     destination: { type: 'stream', channel: where.channel, topic: where.topic },
   });
 }
+
+/** Sends `content` as a direct message from the notification bot to `user` (reminders, failed scheduled messages). */
+export function notifyDirect(services: Services, tx: Transaction, user: UserRecord, content: string): WrittenMessage {
+  const bot = notificationBot(services);
+  return writeMessage(services, tx, {
+    sender: bot,
+    client: 'Internal',
+    readBySender: true,
+    content,
+    rendered: services.render(content),
+    destination: { type: 'private', participants: [user, bot] },
+  });
+}

@@ -22,6 +22,8 @@ import * as presence from './presence.js';
 import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
+import * as scheduledMessages from './scheduled-messages.js';
+import * as reminders from './reminders.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -51,6 +53,15 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Sending messages
   route('POST',   '/messages',                            messageSend.sendMessage,                          schemas.sendMessage,                  'user'),
+
+  // Scheduled messages and reminders
+  route('GET',    '/scheduled_messages',                  scheduledMessages.getScheduledMessages,           schemas.getScheduledMessages,         'user'),
+  route('POST',   '/scheduled_messages',                  scheduledMessages.createScheduledMessage,         schemas.createScheduledMessage,       'user'),
+  route('PATCH',  '/scheduled_messages/{scheduled_message_id:int}', scheduledMessages.updateScheduledMessage, schemas.updateScheduledMessage,     'user'),
+  route('DELETE', '/scheduled_messages/{scheduled_message_id:int}', scheduledMessages.deleteScheduledMessage, schemas.deleteScheduledMessage,     'user'),
+  route('GET',    '/reminders',                           reminders.getReminders,                           schemas.getReminders,                 'user'),
+  route('POST',   '/reminders',                           reminders.createReminder,                         schemas.createReminder,               'user'),
+  route('DELETE', '/reminders/{reminder_id:int}',         reminders.deleteReminder,                         schemas.deleteReminder,               'user'),
 
   // Reading messages
   route('GET',    '/messages',                            messageFetch.getMessages,                         schemas.getMessages,                  'user'),

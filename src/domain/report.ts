@@ -1,7 +1,6 @@
 /** Message reports (FL 382): their validation, and the message Notification Bot posts for moderators. */
-import { channelSlug, encodeHashComponent } from './channels.js';
 import { badRequest } from './errors.js';
-import { EMPTY_TOPIC_DISPLAY_NAME } from './realm.js';
+import { channelMessageLink, directMessageUrl, globalTime, mention, oneToOneRecipient, unusedFence, type Person } from './message-markup.js';
 import { codePointLength, truncateContent } from './topics.js';
 import { LIMITS } from './versions.js';
 
@@ -17,11 +16,6 @@ export const REPORT_REASON_LABELS: Record<ReportType, string> = {
   norms: 'Violates community norms',
   other: 'Other reason',
 };
-
-interface Person {
-  id: number;
-  fullName: string;
-}
 
 export interface ReportInput {
   reporter: Person;
@@ -54,16 +48,6 @@ export function reportTopic(reported: Person): string {
   return `${reported.fullName} moderation`;
 }
 
-/** A silent mention: names the user without notifying them. */
-function mention(person: Person): string {
-  return `@_**${person.fullName}|${person.id}**`;
-}
-
-/** Zulip's datetime_to_global_time, at our resolution of whole seconds. */
-function globalTime(timestampSeconds: number): string {
-  return `<time:${new Date(timestampSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, '+00:00')}>`;
-}
-
 /** Python's string order: by code point, where JS's default sort compares UTF-16 units. */
 function compareCodePoints(a: string, b: string): number {
   const x = Array.from(a, (char) => char.codePointAt(0)!);
@@ -72,54 +56,13 @@ function compareCodePoints(a: string, b: string): number {
   return x.length - y.length;
 }
 
-// Characters that break the #**channel>topic@id** syntax (Zulip's invalid_stream_topic_regex).
-const BREAKS_LINK_SYNTAX = /[`>*&[\]]|\$\$/g;
-const LINK_TEXT_ESCAPES: Record<string, string> = {
-  '`': '&#96;',
-  '>': '&gt;',
-  '*': '&#42;',
-  '&': '&amp;',
-  $$: '&#36;&#36;',
-  '[': '&#91;',
-  ']': '&#93;',
-};
-
-const escapeLinkText = (text: string) => text.replace(BREAKS_LINK_SYNTAX, (match) => LINK_TEXT_ESCAPES[match]);
-const breaksLinkSyntax = (text: string) => text.search(BREAKS_LINK_SYNTAX) !== -1;
-
-/** Zulip's get_message_link_syntax: the short link syntax, or a plain Markdown link when a name would break it. */
-function channelMessageLink(channelId: number, channelName: string, topic: string, messageId: number): string {
-  if (!breaksLinkSyntax(channelName) && !breaksLinkSyntax(topic)) return `#**${channelName}>${topic}@${messageId}**`;
-  const url = `#narrow/channel/${channelSlug(channelId, channelName)}/topic/${encodeHashComponent(topic)}/near/${messageId}`;
-  const topicText = topic === '' ? EMPTY_TOPIC_DISPLAY_NAME : topic;
-  return `[#${escapeLinkText(channelName)} > ${escapeLinkText(topicText)} @ 💬](${url})`;
-}
-
 /**
- * Zulip's pm_message_url over the recipient's display_recipient: for a group, everyone, sorted,
- * tagged '-group'; for a 1:1 conversation only the receiving user, because a personal recipient
- * is one user (Zulip's report passes that, not the message's two-person list).
+ * The users in a reported direct message's URL: for a group, everyone; for a 1:1 conversation
+ * only the receiving user, because a personal recipient is one user (Zulip's report passes
+ * that, not the message's two-person list).
  */
-function directMessageUrl(realmUrl: string, participants: Person[], sender: Person, messageId: number): string {
-  const ids = participants.length <= 2 ? [oneToOneRecipient(participants, sender).id] : participants.map((person) => person.id);
-  ids.sort((a, b) => a - b);
-  const slug = ids.join(',') + (ids.length >= 3 ? '-group' : '');
-  return `${realmUrl}/#narrow/dm/${slug}/near/${messageId}`;
-}
-
-/** Who received a 1:1 direct message: the other participant, or the sender in a self-DM. */
-function oneToOneRecipient(participants: Person[], sender: Person): Person {
-  return participants.find((person) => person.id !== sender.id) ?? sender;
-}
-
-/** Zulip's get_unused_fence: longer than any backtick fence in the content, so the content can't close it. */
-function unusedFence(content: string): string {
-  let length = 3;
-  for (const line of content.split('\n')) {
-    const fence = /^ {0,3}(`{3,})/.exec(line);
-    if (fence) length = Math.max(length, fence[1].length + 1);
-  }
-  return '`'.repeat(length);
+function reportedConversation(participants: Person[], sender: Person): number[] {
+  return participants.length <= 2 ? [oneToOneRecipient(participants, sender).id] : participants.map((person) => person.id);
 }
 
 function distinctById(people: Person[]): Person[] {
@@ -154,7 +97,7 @@ export function reportContent(input: ReportInput): string {
   const original =
     message.kind === 'channel'
       ? `Original message at ${channelMessageLink(message.channelId, message.channelName, message.topic, message.id)}`
-      : `[Original message](${directMessageUrl(input.realmUrl, distinctById(message.participants), input.reportedUser, message.id)})`;
+      : `[Original message](${directMessageUrl(input.realmUrl, reportedConversation(distinctById(message.participants), input.reportedUser), message.id)})`;
   const snippet = truncateContent(message.content, MAX_SNIPPET_LENGTH, '\n[message truncated]');
   const fence = unusedFence(snippet);
   return [

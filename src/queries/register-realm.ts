@@ -1,6 +1,7 @@
 /** The `realm` block of `POST /register`: the organization's settings and the server's limits, as Zulip 11 reports them. */
 import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
+import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
 
 const GIPHY_RATING_OPTIONS = {
@@ -96,7 +97,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     max_channel_folder_name_length: 60,
     max_channel_folder_description_length: 1024,
     max_bulk_new_subscription_messages: 100,
-    max_reminder_note_length: 1000,
+    max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
     max_file_upload_size_mib: 25,
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,

@@ -17,6 +17,7 @@ import type { QueueCapabilities } from '../events/event-queue.js';
 import type { Services } from '../services.js';
 import { channelVisible } from './channel-access.js';
 import { presences } from './presence.js';
+import { remindersOf, scheduledMessagesOf } from './scheduled-messages.js';
 import { realmState } from './register-realm.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
@@ -180,11 +181,12 @@ export async function initialState(services: Services, request: StateRequest): P
     state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c)).map((c) => channelObject(services, c)).sort(byName);
   }
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : [...services.org.channels.all()].filter((c) => c.isDefault).map((c) => c.id);
+  if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
+  if (want('reminders')) state.reminders = remindersOf(services, user);
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
     realm_emoji: [['realm_emoji', {}]],
     drafts: [['drafts', []]],
-    scheduled_messages: [['scheduled_messages', []]],
     navigation_views: [['navigation_views', []]],
     user_status: [['user_status', {}]],
     recent_private_conversations: [['recent_private_conversations', []]],
@@ -197,7 +199,6 @@ export async function initialState(services: Services, request: StateRequest): P
     realm_bot: [['realm_bots', []]],
     onboarding_steps: [['onboarding_steps', []]],
     saved_snippets: [['saved_snippets', []]],
-    reminders: [['reminders', []]],
     default_stream_groups: [['realm_default_stream_groups', []]],
     realm_embedded_bots: [['realm_embedded_bots', []]],
     realm_incoming_webhook_bots: [['realm_incoming_webhook_bots', []]],

@@ -5,14 +5,20 @@
  */
 export { addReaction } from './add-reaction.js';
 export { createUser } from './create-user.js';
+export { createReminder } from './create-reminder.js';
+export { createScheduledMessage } from './create-scheduled-message.js';
 export { deleteMessage } from './delete-message.js';
 export { deleteQueue } from './delete-queue.js';
+export { deleteReminder } from './delete-reminder.js';
+export { deleteScheduledMessage } from './delete-scheduled-message.js';
 export { fetchApiKey } from './fetch-api-key.js';
 export { getEvents } from './get-events.js';
 export { getMessageHistory } from './get-message-history.js';
 export { getMessage } from './get-message.js';
 export { getMessages } from './get-messages.js';
 export { getOwnUser } from './get-own-user.js';
+export { getReminders } from './get-reminders.js';
+export { getScheduledMessages } from './get-scheduled-messages.js';
 export { getServerSettings } from './get-server-settings.js';
 export { getStreamById } from './get-stream-by-id.js';
 export { getStreamId } from './get-stream-id.js';
@@ -37,6 +43,7 @@ export { updateMessageFlagsForNarrow } from './update-message-flags-for-narrow.j
 export { updateMessageFlags } from './update-message-flags.js';
 export { updateMessage } from './update-message.js';
 export { updatePresence } from './update-presence.js';
+export { updateScheduledMessage } from './update-scheduled-message.js';
 export { updateSubscriptionSettings } from './update-subscription-settings.js';
 export { updateSubscriptions } from './update-subscriptions.js';
 export { updateUserTopic } from './update-user-topic.js';

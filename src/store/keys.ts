@@ -111,6 +111,9 @@ export function realmKeys(realmId: number) {
     /** The event log: one entry per event with the users it is for. */
     event: (id: number) => `${r}ev!${pad(id)}`,
     eventPrefix: `${r}ev!`,
+    /** Scheduled messages and reminders by id (Zulip's ScheduledMessage). */
+    scheduledMessage: (id: number) => `${r}sched!${pad(id)}`,
+    scheduledMessagePrefix: `${r}sched!`,
     /** Registered event queue descriptors. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,

@@ -1,6 +1,22 @@
 /** Runs the real server process (dist/src/main.js) for the tests that must kill or signal it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { REPO_ROOT } from './events.js';
+import { freePort, tempDataDir } from './server.js';
+
+/** The environment of a durable server process (PARLEY_SYNC=1) on a fresh data directory and a free port. */
+export async function durableServerEnv(extra: Record<string, string> = {}): Promise<{ dataDir: string; env: Record<string, string> }> {
+  const dataDir = tempDataDir();
+  const port = await freePort();
+  return { dataDir, env: { PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_DEMO: '1', PARLEY_SYNC: '1', PARLEY_RATE_LIMIT: '0', ...extra } };
+}
+
+/** A test's teardown: kills the process if it still runs and deletes its data directory. */
+export async function killAndRemove(child: ChildProcess, dataDir: string): Promise<void> {
+  child.kill('SIGKILL');
+  await exited(child);
+  rmSync(dataDir, { recursive: true, force: true });
+}
 /** Starts the real server process; resolves with its URL once it printed its ready line. */
 export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
   return new Promise((resolve, reject) => {

@@ -2,22 +2,14 @@
  * Kills the real server process (SIGKILL) under load and checks that no acknowledged message is lost.
  */
 import { test } from 'tap';
-import { rmSync } from 'node:fs';
 import { Api, login } from '../helpers/client.js';
-import { freePort, tempDataDir } from '../helpers/server.js';
-import { startProcess, exited } from '../helpers/process.js';
+import { durableServerEnv, killAndRemove, startProcess, exited } from '../helpers/process.js';
 import { register, ofType } from '../helpers/events.js';
 
 test('no acknowledged message is lost when the server process is killed', async (t) => {
-  const dataDir = tempDataDir();
-  const port = await freePort();
-  const env = { PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_DEMO: '1', PARLEY_SYNC: '1', PARLEY_RATE_LIMIT: '0' };
+  const { dataDir, env } = await durableServerEnv();
   let running = await startProcess(env);
-  t.teardown(async () => {
-    running.child.kill('SIGKILL');
-    await exited(running.child);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  t.teardown(() => killAndRemove(running.child, dataDir));
   const iago = await login(running.url, 'iago@example.com');
   const hamlet = await login(running.url, 'hamlet@example.com');
   const queue = await register(iago, { event_types: ['message', 'restart'] });

@@ -85,6 +85,8 @@ export interface Fixtures {
   freshQueue(caller: Caller): Promise<string>;
   /** The queue of othello registered at setup: someone else's queue for every other caller. */
   othersQueue: string;
+  /** A new scheduled message (a DM to someone else) or reminder (of the owner's own Verona message), of the caller (prospero's for callers who are not active users) or of prospero. */
+  scheduled(owner: Caller | 'prospero', kind: 'message' | 'reminder'): Promise<number>;
 }
 
 export interface RowRequest {
@@ -162,6 +164,40 @@ function channelRows(method: HttpMethod, route: string, build: (fx: Fixtures, pl
 export const privateHomeOf = (caller: Caller): Place => PRIVATE_PLACES.find((place) => isMember(caller, place)) ?? 'coreTeam';
 
 const narrowTo = (fx: Fixtures, place: Place) => [{ operator: 'channel', operand: fx.channelId(place) }];
+
+/** A delivery time no row reaches: scheduled rows never send. */
+const FAR_FUTURE = 4_000_000_000;
+
+/** Sending to each channel and to a person: POST /messages and POST /scheduled_messages check it alike. */
+function sendingRows(route: '/messages' | '/scheduled_messages', extra: Params = {}): MatrixRow[] {
+  const build = (fx: Fixtures, place: Place): RowRequest => ({ path: route, params: { type: 'stream', to: fx.channelId(place), topic: 'matrix', content: 'sent by the matrix', ...extra } });
+  return [
+    ...channelRows('POST', route, build, () => OK, (_c, place) => bad(`Not authorized to send to channel '${PLACES[place].name}'`))
+      .filter((row) => row.place === 'verona' || row.place === 'scotland'),
+    // A private channel the sender may not know of is answered as if its id did not exist.
+    ...channelRows('POST', route, build,
+      () => OK,
+      // Administrators know every channel: they are told why, by name.
+      (c, place) => (ADMINS.includes(c) ? bad(`Not authorized to send to channel '${PLACES[place].name}'`) : { status: 400, code: 'STREAM_DOES_NOT_EXIST', msg: "Channel with ID '{channel_id}' does not exist" }),
+    ).filter((row) => PLACES[row.place!].private),
+    {
+      method: 'POST',
+      route,
+      target: 'a DM to another user',
+      request: (fx) => ({ path: route, params: { type: 'direct', to: [fx.userId('prospero')], content: 'a direct message from the matrix', ...extra } }),
+      expect: everyone(OK),
+    },
+  ];
+}
+
+/** A scheduled message or reminder of the caller's own, or of prospero (not a caller): another user's answers as a missing one. */
+function scheduledRows(method: HttpMethod, route: string, kind: 'message' | 'reminder', build: (id: number) => RowRequest): MatrixRow[] {
+  const missing: Outcome = { status: 404, code: 'BAD_REQUEST', msg: kind === 'message' ? 'Scheduled message does not exist' : 'Reminder does not exist' };
+  return [
+    { method, route, target: `own ${kind}`, request: async (fx, caller) => build(await fx.scheduled(caller, kind)), expect: everyone(OK) },
+    { method, route, target: `another user's ${kind}`, request: async (fx) => build(await fx.scheduled('prospero', kind)), expect: everyone(missing) },
+  ];
+}
 
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
@@ -284,26 +320,7 @@ export const MATRIX: MatrixRow[] = [
   ...channelRows('POST', '/mark_topic_as_read', (fx, place) => ({ path: '/mark_topic_as_read', params: { stream_id: fx.channelId(place), topic_name: 'matrix' } }), () => OK, () => INVALID_CHANNEL),
 
   // Sending, editing, deleting.
-  ...channelRows(
-    'POST',
-    '/messages',
-    (fx, place) => ({ path: '/messages', params: { type: 'stream', to: fx.channelId(place), topic: 'matrix', content: 'sent by the matrix' } }),
-    () => OK,
-    (_c, place) => bad(`Not authorized to send to channel '${PLACES[place].name}'`),
-  ).filter((row) => row.place === 'verona' || row.place === 'scotland'),
-  // A private channel the sender may not know of is answered as if its id did not exist.
-  ...channelRows('POST', '/messages', (fx, place) => ({ path: '/messages', params: { type: 'stream', to: fx.channelId(place), topic: 'matrix', content: 'sent by the matrix' } }),
-    () => OK,
-    // Administrators know every channel: they are told why, by name.
-    (c, place) => (ADMINS.includes(c) ? bad(`Not authorized to send to channel '${PLACES[place].name}'`) : { status: 400, code: 'STREAM_DOES_NOT_EXIST', msg: "Channel with ID '{channel_id}' does not exist" }),
-  ).filter((row) => PLACES[row.place!].private),
-  {
-    method: 'POST',
-    route: '/messages',
-    target: 'a DM to another user',
-    request: (fx) => ({ path: '/messages', params: { type: 'direct', to: [fx.userId('prospero')], content: 'a direct message from the matrix' } }),
-    expect: everyone(OK),
-  },
+  ...sendingRows('/messages'),
   ...messageRows(
     'PATCH',
     '/messages/{message_id:int}',
@@ -334,6 +351,15 @@ export const MATRIX: MatrixRow[] = [
     (c, target) => (authorOf(c, target) || ADMINS.includes(c) ? OK : bad("You don't have permission to delete this message")),
     true,
   ),
+
+  // Scheduled messages and reminders: one sees and changes only one's own.
+  { method: 'GET', route: '/scheduled_messages', target: 'own', request: () => ({ path: '/scheduled_messages' }), expect: everyone(OK) },
+  ...sendingRows('/scheduled_messages', { scheduled_delivery_timestamp: FAR_FUTURE }),
+  ...scheduledRows('PATCH', '/scheduled_messages/{scheduled_message_id:int}', 'message', (id) => ({ path: `/scheduled_messages/${id}`, params: { content: 'edited by the matrix' } })),
+  ...scheduledRows('DELETE', '/scheduled_messages/{scheduled_message_id:int}', 'message', (id) => ({ path: `/scheduled_messages/${id}` })),
+  { method: 'GET', route: '/reminders', target: 'own', request: () => ({ path: '/reminders' }), expect: everyone(OK) },
+  ...messageRows('POST', '/reminders', (id) => ({ path: '/reminders', params: { message_id: id, scheduled_delivery_timestamp: FAR_FUTURE } }), () => OK),
+  ...scheduledRows('DELETE', '/reminders/{reminder_id:int}', 'reminder', (id) => ({ path: `/reminders/${id}` })),
 
   // Reactions and reports.
   ...messageRows('POST', '/messages/{message_id:int}/reactions', (id) => ({ path: `/messages/${id}/reactions`, params: { emoji_name: 'octopus' } }), () => OK, true),

@@ -107,6 +107,15 @@ test('permission matrix', async (t) => {
     freshQueue: async (caller) => (fixtureRequests++, await ok(users[isUser(caller) ? caller : 'hamlet'].post('/register', {}))).queue_id as string,
     othersQueue,
     send: async (sender, params) => (fixtureRequests++, await ok(users[sender].post('/messages', params))).id as number,
+    scheduled: async (owner, kind) => {
+      fixtureRequests++;
+      const name = owner === 'prospero' || isUser(owner) ? owner : 'prospero';
+      if (kind === 'reminder') {
+        return (await ok(users[name].post('/reminders', { message_id: ownMessages.get(name)!, scheduled_delivery_timestamp: 4_000_000_000 }))).reminder_id as number;
+      }
+      const to = [userId(name === 'prospero' ? 'hamlet' : 'prospero')];
+      return (await ok(users[name].post('/scheduled_messages', { type: 'direct', to, content: 'scheduled by the matrix', scheduled_delivery_timestamp: 4_000_000_000 }))).scheduled_message_id as number;
+    },
   };
 
   const apiOf = (caller: Caller): Api => {

@@ -1,0 +1,51 @@
+/**
+ * Exactly once across a crash: the real server process is killed (-9) around the moment a burst
+ * of scheduled messages is delivered, then started again. Every scheduled message must be sent
+ * exactly once, whether the kill came before, during or after the delivery's write: the message
+ * and the removal of the scheduled item are one store batch.
+ */
+import { test } from 'tap';
+import { login, type Api } from '../helpers/client.js';
+import { delay } from '../helpers/events.js';
+import { durableServerEnv, exited, killAndRemove, startProcess } from '../helpers/process.js';
+import { VERONA } from '../helpers/demo-ids.js';
+
+const BURST = 40;
+/** Where the kill lands, in ms after the due second began: before, during and after the delivery's write. */
+const KILL_OFFSETS_MS = [-30, 0, 3, 8, 25];
+
+async function pending(api: Api): Promise<number> {
+  const response = await api.get('/scheduled_messages');
+  if (response.status !== 200) throw new Error(`GET /scheduled_messages failed: ${JSON.stringify(response.body)}`);
+  return response.body.scheduled_messages.length;
+}
+
+test('kill -9 around a delivery: every scheduled message is sent exactly once', async (t) => {
+  const { dataDir, env } = await durableServerEnv({ PARLEY_LOG_LEVEL: 'error' });
+  let server = await startProcess(env);
+  t.teardown(() => killAndRemove(server.child, dataDir));
+  let hamlet = await login(server.url, 'hamlet@example.com');
+
+  for (const [cycle, offset] of KILL_OFFSETS_MS.entries()) {
+    const topic = `crash ${cycle}`;
+    const due = Math.floor(Date.now() / 1000) + 2;
+    for (let i = 0; i < BURST; i++) {
+      const response = await hamlet.post('/scheduled_messages', { type: 'stream', to: VERONA, topic, content: `burst ${cycle}.${i}`, scheduled_delivery_timestamp: due });
+      if (response.status !== 200) throw new Error(`schedule failed: ${JSON.stringify(response.body)}`);
+    }
+    await delay(Math.max(0, due * 1000 + offset - Date.now()));
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    server = await startProcess(env);
+    hamlet = await login(server.url, 'hamlet@example.com');
+    const until = Date.now() + 10_000;
+    while ((await pending(hamlet)) > 0 && Date.now() < until) await delay(20);
+    t.equal(await pending(hamlet), 0, `cycle ${cycle} (kill at ${offset} ms): nothing left waiting`);
+    const response = await hamlet.get('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [{ operator: 'channel', operand: VERONA }, { operator: 'topic', operand: topic }], apply_markdown: false });
+    const counts = new Map<string, number>();
+    for (const message of response.body.messages as { content: string }[]) counts.set(message.content, (counts.get(message.content) ?? 0) + 1);
+    const wrong = [...Array(BURST).keys()].map((i) => `burst ${cycle}.${i}`).filter((content) => counts.get(content) !== 1);
+    t.same(wrong, [], `cycle ${cycle} (kill at ${offset} ms): each of ${BURST} sent exactly once`);
+    t.equal(counts.size, BURST, 'and nothing else');
+  }
+});
