@@ -15,7 +15,7 @@ import { requireMessage } from '../queries/message-access.js';
 import { notify, silentMention, topicLink } from './notifications.js';
 import { channelReadable } from '../queries/channel-access.js';
 import { isDelivered, markedFlags, messageFlags } from '../queries/message-state.js';
-import { makeExplicit } from './read-state.js';
+import { makeExplicit, writeFlags } from './read-state.js';
 
 /** The messages a move takes along: this one, those after it in its topic, or the whole topic. */
 async function messagesToMove(services: Services, record: MessageRecord, mode: PropagateMode): Promise<MessageRecord[]> {
@@ -203,22 +203,16 @@ function rementioned(services: Services, tx: Transaction, record: MessageRecord,
   const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!))?.participants ?? []) : undefined;
   const candidates = new Set(record.userIds);
   for (const userId of mentionCandidates(mentions, participants ?? [], messageAudience(services, record))) candidates.add(userId);
-  const userIds = [...record.userIds];
+  let updated = record;
   for (const userId of candidates) {
     const flags = messageFlags(services, userId, record);
     if (flags === undefined) continue;
     const next = (flags & ~MENTION_BITS) | mentionFlags(userId, mentions, participants === undefined || participants.has(userId));
     if (next === flags) continue;
-    const row = messages.row(userId, record.id);
-    if (row === undefined && (next & MENTION_BITS) !== 0) userIds.push(userId);
     // (`keepRows`: users whose row a topic move in this edit needs, see keepTopicMarkedState.)
-    if (isDelivered(services, userId, record) && next === markedFlags(services, userId, record) && !keepRows.has(userId)) {
-      if (row !== undefined) messages.dropFlags(userId, record.id, tx);
-    } else {
-      messages.setFlags(userId, record.id, row, next, tx);
-    }
+    updated = writeFlags(services, tx, userId, updated, messages.row(userId, record.id), next, keepRows.has(userId));
   }
-  return userIds.length === record.userIds.length ? record : { ...record, userIds };
+  return updated;
 }
 
 /**

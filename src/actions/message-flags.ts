@@ -96,7 +96,8 @@ export function changeFlags(
     }
     // A delivered message's flags become a row only where the read mark does not say them;
     // a message one never received gets a (historical) row.
-    record = writeFlags(services, tx, user.id, record, messages.row(user.id, id), after);
+    const updated = writeFlags(services, tx, user.id, record, messages.row(user.id, id), after);
+    if (updated !== record) messages.save((record = updated), tx);
     written.set(id, after);
     changed.push(id);
     if (op === 'remove' && flag === 'read') details[id] = unreadDetails(services, user, record, after);

@@ -15,24 +15,35 @@ const AHEAD = 2000;
 /**
  * Sets a user's flags for a message (`row`: their row now, if any; `after` must differ from
  * what they have). A delivered message whose flags become what the read mark says loses its
- * row; any other gets one, and a row that carries more than `read` is listed on the message
- * so that deleting it finds the row. Returns the record, changed when it lists a new holder.
+ * row (unless `keepRow`: a move in the same change needs it); any other gets one, and a row
+ * that carries more than `read` is listed on the message so that deleting it finds the row.
+ * Returns the record, a new one when it lists a new holder: the caller saves it.
  */
-export function writeFlags(services: Services, tx: Transaction, userId: number, record: MessageRecord, row: number | undefined, after: number): MessageRecord {
+export function writeFlags(
+  services: Services,
+  tx: Transaction,
+  userId: number,
+  record: MessageRecord,
+  row: number | undefined,
+  after: number,
+  keepRow = false,
+): MessageRecord {
   const { messages } = services;
-  if (isDelivered(services, userId, record) && after === markedFlags(services, userId, record)) {
+  const delivered = isDelivered(services, userId, record);
+  if (delivered && !keepRow && after === markedFlags(services, userId, record)) {
     if (row !== undefined) messages.dropFlags(userId, record.id, tx);
     return record;
   }
   messages.setFlags(userId, record.id, row, after, tx);
-  const listed = (after & ~Flag.read) !== 0 || !isDelivered(services, userId, record);
+  const listed = (after & ~Flag.read) !== 0 || !delivered;
   if (!listed || record.userIds.includes(userId)) return record;
-  const updated = { ...record, userIds: [...record.userIds, userId] };
-  messages.save(updated, tx);
-  return updated;
+  return { ...record, userIds: [...record.userIds, userId] };
 }
 
-/** Sets a message read or unread for the user; false when it already was (or the user does not have it). */
+/**
+ * Sets a message read or unread for the user; false when it already was (or the user does not
+ * have it). Only `read` changes, so no new holder is listed and the record stays as it is.
+ */
 export function setRead(services: Services, tx: Transaction, userId: number, record: MessageRecord, read: boolean): boolean {
   const flags = messageFlags(services, userId, record);
   if (flags === undefined || ((flags & Flag.read) !== 0) === read) return false;
