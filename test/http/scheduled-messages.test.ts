@@ -353,6 +353,21 @@ test('/reminders', async (t) => {
     t.match((await take(own)).filter((e) => e.reminder_id === id), [{ type: 'reminders', op: 'remove', reminder_id: id }], 'sent: removed from the list by an event');
   });
 
+  t.test('reminders: kept across a restart, removed by an event to another queue', async (t) => {
+    const { server, hamlet, othello, seconds } = await messageWorld(t);
+    const target = await send(othello, 'Verona', 'later', 'Tomorrow, then');
+    const id = (await hamlet.post('/reminders', { message_id: target, scheduled_delivery_timestamp: seconds() + 600 })).body.reminder_id;
+    const before = (await hamlet.get('/reminders')).body.reminders;
+    const own = await register(hamlet, { event_types: ['reminders'] });
+    // The world's teardown deletes the directory: the restarted server stops first.
+    const restarted = await server.restart();
+    const again = clientFor(restarted, 'hamlet@example.com');
+    t.same((await again.get('/reminders')).body.reminders, before, 'the same reminder after a restart');
+    t.equal((await again.delete(`/reminders/${id}`)).status, 200);
+    t.match(ofType(await take({ ...own, api: again }), 'reminders'), [{ op: 'remove', reminder_id: id }], 'the queue registered before the restart hears it');
+    t.same((await again.get('/reminders')).body.reminders, []);
+    await restarted.stop();
+  });
   t.test('DELETE /reminders/{id}', async (t) => {
     const { hamlet, seconds } = await messageWorld(t);
     const target = await send(hamlet, 'Verona', 'x', 'remember me');
