@@ -20,6 +20,7 @@ import { compileValidators } from './http/validation.js';
 import { createLogger } from './log.js';
 import { openControlChannel } from './ops/control.js';
 import { healthCheck } from './ops/health.js';
+import { emojiDataFile } from './queries/emoji-data.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
 import { SCHEMAS } from './schemas/registry.js';
@@ -94,6 +95,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     observe: metrics?.observe,
     health: healthCheck(services),
+    staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
   });
   const port = await front.listen(config.host, config.port);
   const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));

@@ -24,6 +24,7 @@ import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
+import * as readReceipts from './read-receipts.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -75,6 +76,9 @@ export const ROUTES: readonly RouteEntry[] = [
 
   // Edit history
   route('GET',    '/messages/{message_id:int}/history',   messageHistory.getMessageHistory,                 schemas.getMessageHistory,            'user'),
+
+  // Read receipts
+  route('GET',    '/messages/{message_id:int}/read_receipts', readReceipts.getReadReceipts,                 schemas.getReadReceipts,              'user'),
 
   // Reactions
   route('POST',   '/messages/{message_id:int}/reactions', reactions.addReaction,                            schemas.addReaction,                  'user'),

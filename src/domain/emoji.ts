@@ -86,6 +86,23 @@ export function unicodeEmojiName(code: string): string | undefined {
   return emojiMaps().nameByCode.get(code);
 }
 
+/**
+ * Every accepted Unicode emoji code with all the names that reach it, the canonical name first:
+ * exactly what `unicodeEmojiCode` accepts, grouped by code (the `code_to_names` of Zulip's emoji
+ * data file).
+ */
+export function emojiCodeToNames(): Map<string, string[]> {
+  const { codeByName, nameByCode } = emojiMaps();
+  const names = new Map<string, string[]>();
+  for (const [name, code] of codeByName) {
+    const list = names.get(code);
+    if (!list) names.set(code, [name]);
+    else if (name === nameByCode.get(code)) list.unshift(name);
+    else list.push(name);
+  }
+  return names;
+}
+
 export function isUnicodeEmojiCode(code: string): boolean {
   return emojiMaps().nameByCode.has(code);
 }

@@ -34,6 +34,7 @@ export interface RealmSettings {
   waiting_period_threshold: number;
   message_retention_days: number;
   default_language: string;
+  enable_read_receipts: boolean;
   empty_topic_display_name?: string;
 }
 
@@ -80,6 +81,7 @@ export const REALM_DEFAULTS: RealmSettings = {
   waiting_period_threshold: 0,
   message_retention_days: -1,
   default_language: 'en',
+  enable_read_receipts: true,
 };
 
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';

@@ -5,6 +5,7 @@ import { RawJson } from '../shared/handler-result.js';
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
   204: '204 No Content',
+  304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
   403: '403 Forbidden',

@@ -84,6 +84,17 @@ export interface FrontOptions<P> {
   observe?: (method: string, route: string, status: number, seconds: number) => void;
   /** Answers `GET /health` (outside /api/v1, no credentials) while the server accepts requests. */
   health?: () => HealthAnswer;
+  /** Files served without credentials below `/static/` (the emoji data clients fetch at start). */
+  staticResource?: (path: string) => StaticResource | undefined;
+}
+
+/** A public file held in memory, served with validators so that clients cache it. */
+export interface StaticResource {
+  body: string;
+  contentType: string;
+  /** A strong validator (quoted), compared with `If-None-Match`. */
+  etag: string;
+  cacheControl: string;
 }
 
 export interface HealthAnswer {
@@ -93,6 +104,7 @@ export interface HealthAnswer {
 
 /** Non-API path of the health check, as load balancers and orchestrators expect one. */
 const HEALTH_PATH = '/health';
+const STATIC_PREFIX = '/static/';
 
 interface Compiled<P> {
   route: Route<P>;
@@ -199,6 +211,11 @@ export class HttpFront<P> implements DeferredWriter {
     ex.bodyPending = (contentLength !== '' && contentLength !== '0') || transferEncoding !== '';
     if (url === HEALTH_PATH && this.options.health) {
       this.health(ex, method, this.options.health);
+      return;
+    }
+    const resource = url.startsWith(STATIC_PREFIX) ? this.options.staticResource?.(url) : undefined;
+    if (resource) {
+      this.serveStatic(ex, method, resource, req.getHeader('if-none-match'));
       return;
     }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
@@ -308,6 +325,18 @@ export class HttpFront<P> implements DeferredWriter {
       ? check()
       : { status: 503, body: { result: 'error', code: 'BAD_REQUEST', msg: 'Server is shutting down', status: 'stopping' } };
     this.answerAfterBody(ex, answer.status, JSON.stringify(answer.body), { 'Cache-Control': 'no-store' });
+  }
+
+  private serveStatic(ex: Exchange, method: string, resource: StaticResource, ifNoneMatch: string): void {
+    ex.route = STATIC_PREFIX;
+    if (method !== 'GET' && method !== 'HEAD') {
+      const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD'] });
+      return this.answerAfterBody(ex, 405, body, { Allow: 'GET, HEAD' });
+    }
+    const headers = { ETag: resource.etag, 'Cache-Control': resource.cacheControl, 'Content-Type': resource.contentType };
+    const fresh = ifNoneMatch !== '' && ifNoneMatch.split(',').some((tag) => tag.trim() === resource.etag || tag.trim() === '*');
+    if (fresh) return this.answerAfterBody(ex, 304, '', headers);
+    this.answerAfterBody(ex, 200, resource.body, headers);
   }
 
   private authenticate(ex: Exchange, route: Route<P>, authorization: string): P | undefined {
@@ -463,11 +492,11 @@ export class HttpFront<P> implements DeferredWriter {
           res.writeHeader('X-RateLimit-Reset', String(Math.ceil(ex.rate.resetAt)));
         }
         if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
-        if (status === 204) {
+        if (status === 204 || status === 304) {
           res.end('', close);
           return;
         }
-        res.writeHeader('Content-Type', 'application/json');
+        if (!headers?.['Content-Type']) res.writeHeader('Content-Type', 'application/json');
         if (ex.head) {
           // The length GET would send, written by hand: in uWS 20.30 endWithoutBody(length) leaves
           // the response pending (it waits for that many bytes), and so does any call with

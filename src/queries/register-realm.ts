@@ -3,6 +3,7 @@ import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFA
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
+import { emojiDataFile } from './emoji-data.js';
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
@@ -55,7 +56,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_message_content_allowed_in_email_notifications: true,
     realm_enable_spectator_access: setting('enable_spectator_access'),
     realm_want_advertise_in_communities_directory: false,
-    realm_enable_read_receipts: true,
+    realm_enable_read_receipts: setting('enable_read_receipts'),
     realm_enable_guest_user_indicator: true,
     realm_enable_guest_user_dm_warning: true,
     realm_video_chat_provider: 1,
@@ -123,7 +124,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     server_min_deactivated_realm_deletion_days: 14,
     server_max_deactivated_realm_deletion_days: null,
     server_generation: serverGeneration,
-    server_emoji_data_url: '',
+    server_emoji_data_url: org.url + emojiDataFile().path,
     server_thumbnail_formats: [],
     server_supported_permission_settings: {},
     development_environment: false,

@@ -14,6 +14,7 @@ import {
 } from '../domain/user-settings.js';
 import { apiEmail, formatUser, type UserRecord } from '../domain/users.js';
 import type { QueueCapabilities } from '../events/event-queue.js';
+import { recentPrivateConversations } from './recent-conversations.js';
 import type { Services } from '../services.js';
 import { channelVisible } from './channel-access.js';
 import { presences } from './presence.js';
@@ -183,13 +184,13 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : [...services.org.channels.all()].filter((c) => c.isDefault).map((c) => c.id);
   if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
   if (want('reminders')) state.reminders = remindersOf(services, user);
+  if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(services, user.id);
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
     realm_emoji: [['realm_emoji', {}]],
     drafts: [['drafts', []]],
     navigation_views: [['navigation_views', []]],
     user_status: [['user_status', {}]],
-    recent_private_conversations: [['recent_private_conversations', []]],
     alert_words: [['alert_words', []]],
     muted_users: [['muted_users', []]],
     realm_linkifiers: [['realm_linkifiers', []]],

@@ -13,6 +13,7 @@ export { deleteReminder } from './delete-reminder.js';
 export { deleteScheduledMessage } from './delete-scheduled-message.js';
 export { fetchApiKey } from './fetch-api-key.js';
 export { getEvents } from './get-events.js';
+export { getReadReceipts } from './get-read-receipts.js';
 export { getMessageHistory } from './get-message-history.js';
 export { getMessage } from './get-message.js';
 export { getMessages } from './get-messages.js';

@@ -310,6 +310,7 @@ export const MATRIX: MatrixRow[] = [
     expect: everyone(OK),
   },
   ...messageRows('GET', '/messages/{message_id:int}/history', (id) => ({ path: `/messages/${id}/history` }), () => OK),
+  ...messageRows('GET', '/messages/{message_id:int}/read_receipts', (id) => ({ path: `/messages/${id}/read_receipts` }), () => OK),
 
   // Flags.
   ...messageRows('POST', '/messages/flags', (id) => ({ path: '/messages/flags', params: { op: 'add', flag: 'starred', messages: [id] } }), () => OK),
