@@ -97,8 +97,8 @@ export class PersonalRecords<T> {
     this.actors.send(this.kind, String(userId), { type: 'PUT', records: records.map(([key, record]): [string, T] => [String(key), record]) }, tx);
   }
 
-  drop(userId: number, keys: (string | number)[], tx: Transaction): void {
-    if (keys.length === 0) return;
-    this.actors.send(this.kind, String(userId), { type: 'DROP', keys: keys.map(String) }, tx);
+  drop(userId: number, recordKeys: (string | number)[], tx: Transaction): void {
+    if (recordKeys.length === 0) return;
+    this.actors.send(this.kind, String(userId), { type: 'DROP', keys: recordKeys.map(String) }, tx);
   }
 }
