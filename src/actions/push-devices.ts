@@ -5,10 +5,10 @@
  * `push_device` event, as Zulip 11's worker does. Zulip forwards from a queue worker and retries
  * for a day; here the request forwards it itself, and a registration the bouncer could not be
  * reached for stays `pending` until the client registers again (which forwards it again).
- * The deprecated token endpoints only store or forget the token.
+ * The deprecated token endpoints store or forget the token and, with a bouncer, register or
+ * unregister it there in the request (`push/register`, `push/unregister`), as Zulip does.
  */
-import { createHash } from 'node:crypto';
-import { badRequest } from '../domain/errors.js';
+import { ApiError, badRequest } from '../domain/errors.js';
 import {
   checkBase64,
   checkDeviceToken,
@@ -23,6 +23,7 @@ import {
 import type { UserRecord } from '../domain/users.js';
 import { pushDeviceBook } from '../queries/push-devices.js';
 import type { Services } from '../services.js';
+import { postToBouncer, realmUuid, userUuid, type BouncerResponse } from './push-bouncer.js';
 
 export interface PushRegistration {
   tokenKind: TokenKind;
@@ -35,43 +36,52 @@ export interface PushRegistration {
 /** What the bouncer said: accepted (its device id), refused for good (its error code), or not reached. */
 type BouncerAnswer = { status: 'active'; deviceId: number } | { status: 'failed'; errorCode: string } | { status: 'pending' };
 
-/**
- * The organization's UUID as the bouncer knows it. Parley has no realm UUID of its own, so one
- * is derived from this server's bouncer registration and the organization id: stable across
- * restarts, different for each organization and server.
- */
-function realmUuid(services: Services): string {
-  const hex = createHash('sha256').update(`${services.config.pushBouncerServerUuid}:${services.org.id}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** Zulip's send_to_push_bouncer for `push/e2ee/register`. */
-async function forwardToBouncer(services: Services, url: string, registration: PushRegistration): Promise<BouncerAnswer> {
-  const { config } = services;
-  const body = new URLSearchParams({
-    realm_uuid: realmUuid(services),
-    push_account_id: String(registration.pushAccountId),
-    encrypted_push_registration: registration.encryptedPushRegistration,
-    bouncer_public_key: registration.bouncerPublicKey,
-  });
-  const auth = Buffer.from(`${config.pushBouncerServerUuid}:${config.pushBouncerServerKey}`).toString('base64');
+/** Zulip's handle_register_push_device_to_bouncer: what the bouncer says of an end-to-end registration. */
+async function forwardRegistration(services: Services, url: string, registration: PushRegistration): Promise<BouncerAnswer> {
   try {
-    const response = await fetch(`${url}/api/v1/remotes/push/e2ee/register`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${auth}`, 'content-type': 'application/x-www-form-urlencoded' },
-      body,
-      signal: AbortSignal.timeout(10_000),
+    const { status, body } = await postToBouncer(services, url, 'push/e2ee/register', {
+      realm_uuid: realmUuid(services),
+      push_account_id: String(registration.pushAccountId),
+      encrypted_push_registration: registration.encryptedPushRegistration,
+      bouncer_public_key: registration.bouncerPublicKey,
     });
-    const answer = (await response.json().catch(() => ({}))) as { result?: string; device_id?: unknown; code?: unknown };
-    if (response.ok && answer.result === 'success' && Number.isInteger(answer.device_id)) return { status: 'active', deviceId: answer.device_id as number };
+    if (status === 200 && body.result === 'success' && Number.isInteger(body.device_id)) return { status: 'active', deviceId: body.device_id as number };
     // A refusal of the registration itself is final; credentials, a realm the bouncer does not
     // know (403) and server errors are for the administrator to fix: the registration waits.
-    if (response.status === 400 && typeof answer.code === 'string') return { status: 'failed', errorCode: answer.code };
-    services.logger.error({ status: response.status, answer }, 'push bouncer refused a device registration');
+    if (status === 400 && typeof body.code === 'string') return { status: 'failed', errorCode: body.code };
+    services.logger.error({ status, body }, 'push bouncer refused a device registration');
   } catch (error) {
     services.logger.error({ err: error }, 'push bouncer unreachable for a device registration');
   }
   return { status: 'pending' };
+}
+
+/**
+ * Zulip's send_to_push_bouncer for the deprecated tokens: the bouncer's refusal is the client's
+ * error (its message, as Zulip passes it on); a bouncer down or unreachable is a 502.
+ */
+async function forwardToken(services: Services, url: string, endpoint: 'push/register' | 'push/unregister', params: Record<string, string>): Promise<void> {
+  let response: BouncerResponse;
+  try {
+    response = await postToBouncer(services, url, endpoint, params);
+  } catch (error) {
+    services.logger.error({ err: error }, 'push bouncer unreachable for a device token');
+    throw new ApiError('BAD_REQUEST', `${error instanceof Error ? error.name : 'Error'} while trying to connect to push notification bouncer`, 502);
+  }
+  if (response.status >= 500) throw new ApiError('BAD_REQUEST', `Received ${response.status} from push notification bouncer`, 502);
+  if (response.status >= 400) throw badRequest(typeof response.body.msg === 'string' ? response.body.msg : 'Error received from push notification bouncer');
+}
+
+/** What the bouncer is told of a user's deprecated token. */
+function tokenParams(services: Services, user: UserRecord, tokenKind: TokenKind, token: string): Record<string, string> {
+  return {
+    user_uuid: userUuid(services, user.id),
+    user_id: String(user.id),
+    realm_uuid: realmUuid(services),
+    token,
+    // Zulip's PushDeviceToken kinds: 1 APNs, 2 FCM.
+    token_kind: tokenKind === 'apns' ? '1' : '2',
+  };
 }
 
 /** POST /mobile_push/register */
@@ -98,7 +108,7 @@ export async function registerPushDevice(services: Services, user: UserRecord, r
     errorCode: null,
   };
   await services.write((tx) => book.put(user.id, [[key, record]], tx));
-  const answer = await forwardToBouncer(services, url, registration);
+  const answer = await forwardRegistration(services, url, registration);
   if (answer.status === 'pending') return;
   await services.write((tx) => {
     const current = book.get(user.id, key);
@@ -114,21 +124,36 @@ export async function registerPushDevice(services: Services, user: UserRecord, r
   });
 }
 
-/** POST /users/me/apns_device_token and /users/me/android_gcm_reg_id (deprecated): stores the token. */
+/**
+ * POST /users/me/apns_device_token and /users/me/android_gcm_reg_id (deprecated): stores the token
+ * (always, as Zulip does, so that the server knows the user has a device), then registers it with
+ * the bouncer when one is configured.
+ */
 export async function addDeviceToken(services: Services, user: UserRecord, tokenKind: TokenKind, token: string, iosAppId: string | null): Promise<void> {
   checkHuman(user);
   checkDeviceToken(token, tokenKind);
   const record: TokenRecord = { kind: 'token', tokenKind, token, iosAppId };
   await services.write((tx) => pushDeviceBook(services).put(user.id, [[tokenKey(tokenKind, token), record]], tx));
+  const url = services.config.pushBouncerUrl;
+  if (url === undefined) return;
+  await forwardToken(services, url, 'push/register', { ...tokenParams(services, user, tokenKind, token), ...(iosAppId === null ? {} : { ios_app_id: iosAppId }) });
 }
 
-/** DELETE of the deprecated token endpoints: forgets the user's token. */
+/**
+ * DELETE of the deprecated token endpoints: forgets the user's token, and unregisters it at the
+ * bouncer when one is configured (which then decides whether the token exists, as in Zulip).
+ */
 export async function removeDeviceToken(services: Services, user: UserRecord, tokenKind: TokenKind, token: string): Promise<void> {
   checkHuman(user);
   checkDeviceToken(token, tokenKind);
+  const url = services.config.pushBouncerUrl;
   await services.write((tx) => {
     const book = pushDeviceBook(services);
-    if (!book.get(user.id, tokenKey(tokenKind, token))) throw badRequest('Token does not exist');
+    if (!book.get(user.id, tokenKey(tokenKind, token))) {
+      if (url === undefined) throw badRequest('Token does not exist');
+      return;
+    }
     book.drop(user.id, [tokenKey(tokenKind, token)], tx);
   });
+  if (url !== undefined) await forwardToken(services, url, 'push/unregister', tokenParams(services, user, tokenKind, token));
 }

@@ -20,10 +20,15 @@ interface BouncerRequest {
   params: Record<string, string>;
 }
 
-/** A Zulip-compatible bouncer's `push/e2ee/register`: accepts, refuses by `bouncer_public_key`, or is down. */
+/**
+ * A Zulip-compatible bouncer: `push/e2ee/register` accepts, or refuses by `bouncer_public_key`;
+ * `push/register` and `push/unregister` keep the deprecated tokens; or the whole bouncer is down.
+ */
 const received: BouncerRequest[] = [];
 let down = false;
 let nextDeviceId = 100;
+/** The deprecated tokens the bouncer holds, as `user_uuid token_kind token`. */
+const tokens = new Set<string>();
 const bouncer = createServer((req: IncomingMessage, res) => {
   let body = '';
   req.on('data', (chunk) => (body += chunk));
@@ -32,6 +37,14 @@ const bouncer = createServer((req: IncomingMessage, res) => {
     received.push({ method: req.method!, path: req.url!, authorization: req.headers.authorization, params });
     const answer = (status: number, json: Record<string, unknown>) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
     if (down) return answer(502, { result: 'error', msg: 'Bad gateway', code: 'BAD_REQUEST' });
+    if (req.url === '/api/v1/remotes/push/register') {
+      tokens.add(`${params.user_uuid} ${params.token_kind} ${params.token}`);
+      return answer(200, { result: 'success', msg: '' });
+    }
+    if (req.url === '/api/v1/remotes/push/unregister') {
+      if (!tokens.delete(`${params.user_uuid} ${params.token_kind} ${params.token}`)) return answer(400, { result: 'error', msg: 'Token does not exist', code: 'BAD_REQUEST' });
+      return answer(200, { result: 'success', msg: '' });
+    }
     if (params.bouncer_public_key === 'invalid') return answer(400, { result: 'error', msg: 'Invalid bouncer_public_key', code: 'INVALID_BOUNCER_PUBLIC_KEY' });
     answer(200, { result: 'success', msg: '', device_id: nextDeviceId++ });
   });
@@ -184,5 +197,28 @@ test('deprecated device tokens', async (t) => {
     t.same(error(await hamlet.post('/users/me/apns_device_token', { token: 'c0ffee' })), [400, 'REQUEST_VARIABLE_MISSING', "Missing 'appid' argument"]);
     t.equal((await hamlet.post('/users/me/android_gcm_reg_id', { token: 'a'.repeat(4096) })).status, 200, 'FCM tokens are any text up to 4096 characters');
     t.same(error(await hamlet.delete('/users/me/apns_device_token', { token: 'c0ffee' })), [400, 'BAD_REQUEST', 'Token does not exist'], 'no refused token was stored');
+  });
+
+  t.test('with a bouncer, tokens are registered and unregistered there; its refusals reach the client', async (t) => {
+    const { server, hamlet, othello } = await pushWorld(t);
+    const before = received.length;
+    t.equal((await hamlet.post('/users/me/apns_device_token', { token: 'c0ffee', appid: 'org.zulip.Zulip' })).status, 200);
+    t.equal((await hamlet.post('/users/me/android_gcm_reg_id', { token: 'android-token' })).status, 200);
+    const [apns, fcm, ...more] = forwardedSince(before);
+    t.same(more, []);
+    t.equal(apns!.path, '/api/v1/remotes/push/register');
+    t.match(apns!.params, { user_id: String(server.services.org.users.byEmail('hamlet@example.com')!.id), token: 'c0ffee', token_kind: '1', ios_app_id: 'org.zulip.Zulip' });
+    t.match(apns!.params.user_uuid, /^[0-9a-f-]{36}$/);
+    t.match(fcm!.params, { token: 'android-token', token_kind: '2' });
+    t.notOk('ios_app_id' in fcm!.params, 'no app id for FCM');
+    t.same(error(await othello.delete('/users/me/apns_device_token', { token: 'c0ffee' })), [400, 'BAD_REQUEST', 'Token does not exist'], "the bouncer knows othello has no such token");
+    t.equal((await hamlet.delete('/users/me/apns_device_token', { token: 'c0ffee' })).status, 200);
+    t.equal(forwardedSince(before).at(-1)!.path, '/api/v1/remotes/push/unregister');
+    t.same(error(await hamlet.delete('/users/me/apns_device_token', { token: 'c0ffee' })), [400, 'BAD_REQUEST', 'Token does not exist'], 'gone at the bouncer too');
+    down = true;
+    t.teardown(() => (down = false));
+    t.same(error(await hamlet.post('/users/me/android_gcm_reg_id', { token: 'another-token' })), [502, 'BAD_REQUEST', 'Received 502 from push notification bouncer']);
+    down = false;
+    t.equal((await hamlet.delete('/users/me/android_gcm_reg_id', { token: 'another-token' })).status, 400, 'the bouncer never got it, and says so when asked to forget it');
   });
 });
