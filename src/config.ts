@@ -21,6 +21,11 @@ export interface Config {
   sweepSeconds: number;
   /** Port of the Prometheus `/metrics` listener (on `host`); undefined: no metrics. 0: any free port. */
   metricsPort: number | undefined;
+  /** A Zulip-compatible push bouncer (e.g. https://push.zulipchat.com); undefined: no push service. */
+  pushBouncerUrl: string | undefined;
+  /** This server's registration with the bouncer (Zulip's zulip_org_id and zulip_org_key), sent as Basic auth. */
+  pushBouncerServerUuid: string;
+  pushBouncerServerKey: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -57,5 +62,8 @@ export function configFromEnv(env: Env = process.env): Config {
     queueIdleSeconds: int(env, 'PARLEY_QUEUE_IDLE_SECONDS', 600),
     sweepSeconds: int(env, 'PARLEY_SWEEP_SECONDS', 60),
     metricsPort: env.PARLEY_METRICS_PORT ? int(env, 'PARLEY_METRICS_PORT', 0) : undefined,
+    pushBouncerUrl: env.PARLEY_PUSH_BOUNCER_URL ? env.PARLEY_PUSH_BOUNCER_URL.replace(/\/+$/, '') : undefined,
+    pushBouncerServerUuid: env.PARLEY_PUSH_BOUNCER_SERVER_UUID || '',
+    pushBouncerServerKey: env.PARLEY_PUSH_BOUNCER_SERVER_KEY || '',
   };
 }

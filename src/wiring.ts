@@ -10,6 +10,10 @@ import { ActorRegistry } from './actors/registry.js';
 import { ActorSnapshots } from './store/actor-snapshots.js';
 import { SubscriptionBook } from './actors/subscription-book.js';
 import { subscriptionsKind } from './actors/subscriptions.js';
+import { draftsKind } from './actors/drafts.js';
+import { navigationViewsKind } from './actors/navigation-views.js';
+import { savedSnippetsKind } from './actors/saved-snippets.js';
+import { pushDevicesKind } from './actors/push-devices.js';
 import type { Config } from './config.js';
 import { renderMarkdown, type MarkdownContext } from './domain/markdown/index.js';
 import type { Clock, Services } from './services.js';
@@ -84,6 +88,11 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
   );
   actors.register(subscriptionsKind);
+  // Personal records, one actor per user and kind (actors/personal-records.ts).
+  actors.register(draftsKind);
+  actors.register(navigationViewsKind);
+  actors.register(savedSnippetsKind);
+  actors.register(pushDevicesKind);
   await actors.restore();
   const subscriptions = new SubscriptionBook(actors, () => parts.counters.upcomingServerId('message'));
   subscriptions.rebuildIndex();

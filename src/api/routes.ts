@@ -25,6 +25,10 @@ import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
 import * as readReceipts from './read-receipts.js';
+import * as drafts from './drafts.js';
+import * as navigationViews from './navigation-views.js';
+import * as savedSnippets from './saved-snippets.js';
+import * as pushDevices from './push-devices.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -114,4 +118,29 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
   route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
   route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+
+  // Drafts
+  route('GET',    '/drafts',                              drafts.getDrafts,                                 schemas.getDrafts,                    'user'),
+  route('POST',   '/drafts',                              drafts.createDrafts,                              schemas.createDrafts,                 'user'),
+  route('PATCH',  '/drafts/{draft_id:int}',               drafts.editDraft,                                 schemas.editDraft,                    'user'),
+  route('DELETE', '/drafts/{draft_id:int}',               drafts.deleteDraft,                               schemas.deleteDraft,                  'user'),
+
+  // Navigation views (the fragment may contain slashes: it is the rest of the path)
+  route('GET',    '/navigation_views',                    navigationViews.getNavigationViews,               schemas.getNavigationViews,           'user'),
+  route('POST',   '/navigation_views',                    navigationViews.addNavigationView,                schemas.addNavigationView,            'user'),
+  route('PATCH',  '/navigation_views/{fragment:path}',    navigationViews.updateNavigationView,             schemas.updateNavigationView,         'user'),
+  route('DELETE', '/navigation_views/{fragment:path}',    navigationViews.removeNavigationView,             schemas.removeNavigationView,         'user'),
+
+  // Saved snippets
+  route('GET',    '/saved_snippets',                      savedSnippets.getSavedSnippets,                   schemas.getSavedSnippets,             'user'),
+  route('POST',   '/saved_snippets',                      savedSnippets.createSavedSnippet,                 schemas.createSavedSnippet,           'user'),
+  route('PATCH',  '/saved_snippets/{saved_snippet_id:int}', savedSnippets.editSavedSnippet,                 schemas.editSavedSnippet,             'user'),
+  route('DELETE', '/saved_snippets/{saved_snippet_id:int}', savedSnippets.deleteSavedSnippet,               schemas.deleteSavedSnippet,           'user'),
+
+  // Push devices
+  route('POST',   '/mobile_push/register',                pushDevices.registerPushDevice,                   schemas.registerPushDevice,           'user'),
+  route('POST',   '/users/me/apns_device_token',          pushDevices.addApnsToken,                         schemas.addApnsToken,                 'user'),
+  route('DELETE', '/users/me/apns_device_token',          pushDevices.removeApnsToken,                      schemas.deviceToken,                  'user'),
+  route('POST',   '/users/me/android_gcm_reg_id',         pushDevices.addFcmToken,                          schemas.deviceToken,                  'user'),
+  route('DELETE', '/users/me/android_gcm_reg_id',         pushDevices.removeFcmToken,                       schemas.deviceToken,                  'user'),
 ];

@@ -9,7 +9,7 @@ export { EMPTY_TOPIC_DISPLAY_NAME };
 export const RESOLVED_TOPIC_PREFIX = '✔ ';
 
 const CONTENT_TRUNCATION_MARK = '\n[message truncated]';
-const TOPIC_TRUNCATION_MARK = '...';
+export const TOPIC_TRUNCATION_MARK = '...';
 
 // Python's str.isspace() set, which is what Zulip's strip() removes. It differs from JS
 // trim(): Python also strips \x1c-\x1f and \x85, and keeps U+FEFF.

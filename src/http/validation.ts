@@ -77,7 +77,8 @@ export function messageForAjvError(error: ErrorObject): ApiError {
       return new ApiError('BAD_REQUEST', `Invalid ${name}`, 400, { var_name: name });
     case 'additionalProperties': {
       const extra = (error.params as { additionalProperty: string }).additionalProperty;
-      return new ApiError('BAD_REQUEST', `Unexpected arguments: ${extra}`, 400, { var_name: name });
+      // Zulip's typed_endpoint (pydantic's extra_forbidden): the extra key is part of the name.
+      return new ApiError('BAD_REQUEST', `Argument "${extra}" at ${name}["${extra}"] is unexpected`, 400, { var_name: name });
     }
     default:
       return new ApiError('BAD_REQUEST', `Invalid ${name}`, 400, { var_name: name });

@@ -20,6 +20,11 @@ import { channelVisible } from './channel-access.js';
 import { presences } from './presence.js';
 import { remindersOf, scheduledMessagesOf } from './scheduled-messages.js';
 import { realmState } from './register-realm.js';
+import { draftsSynchronized } from '../domain/drafts.js';
+import { registerDrafts } from './drafts.js';
+import { navigationViewsOf } from './navigation-views.js';
+import { savedSnippetsOf } from './saved-snippets.js';
+import { pushDevicesState } from './push-devices.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
 import { channelObject, byName } from './subscription-format.js';
@@ -185,11 +190,14 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
   if (want('reminders')) state.reminders = remindersOf(services, user);
   if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(services, user.id);
+  // As Zulip: with synchronization off the server keeps no drafts, and says so.
+  if (want('drafts')) state.drafts = draftsSynchronized(user) ? registerDrafts(services, user.id) : [];
+  if (want('navigation_views')) state.navigation_views = navigationViewsOf(services, user.id);
+  if (want('saved_snippets')) state.saved_snippets = savedSnippetsOf(services, user.id);
+  if (want('push_device')) state.push_devices = pushDevicesState(services, user.id);
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
     realm_emoji: [['realm_emoji', {}]],
-    drafts: [['drafts', []]],
-    navigation_views: [['navigation_views', []]],
     user_status: [['user_status', {}]],
     alert_words: [['alert_words', []]],
     muted_users: [['muted_users', []]],
@@ -199,7 +207,6 @@ export async function initialState(services: Services, request: StateRequest): P
     realm_domains: [['realm_domains', []]],
     realm_bot: [['realm_bots', []]],
     onboarding_steps: [['onboarding_steps', []]],
-    saved_snippets: [['saved_snippets', []]],
     default_stream_groups: [['realm_default_stream_groups', []]],
     realm_embedded_bots: [['realm_embedded_bots', []]],
     realm_incoming_webhook_bots: [['realm_incoming_webhook_bots', []]],

@@ -6,6 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { subscriptionsKind } from '../../src/actors/subscriptions.js';
+import { draftsKind } from '../../src/actors/drafts.js';
+import { navigationViewsKind } from '../../src/actors/navigation-views.js';
+import { savedSnippetsKind } from '../../src/actors/saved-snippets.js';
+import { pushDevicesKind } from '../../src/actors/push-devices.js';
 import type { Services } from '../../src/services.js';
 import type { BatchOp } from '../../src/store/database.js';
 
@@ -78,6 +82,10 @@ export function memoryEntities(services: Services): Map<string, string> {
   for (const id of actors.ids(subscriptionsKind.name)) {
     const snapshot = actors.peek(subscriptionsKind, id);
     out.set(`subscriptions:${id}`, canonical(snapshot?.context));
+  }
+  // Personal records (actors/personal-records.ts): one actor per user and kind.
+  for (const kind of [draftsKind, navigationViewsKind, savedSnippetsKind, pushDevicesKind] as const) {
+    for (const id of actors.ids(kind.name)) out.set(`${kind.name}:${id}`, canonical(actors.peek(kind as typeof draftsKind, id)?.context));
   }
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));

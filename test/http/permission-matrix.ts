@@ -87,6 +87,8 @@ export interface Fixtures {
   othersQueue: string;
   /** A new scheduled message (a DM to someone else) or reminder (of the owner's own Verona message), of the caller (prospero's for callers who are not active users) or of prospero. */
   scheduled(owner: Caller | 'prospero', kind: 'message' | 'reminder'): Promise<number>;
+  /** The answer to POSTing `params` to `path` as the owner (prospero for callers who are not active users), for rows about one's own records. */
+  created(owner: Caller | 'prospero', path: string, params: Params): Promise<Record<string, unknown>>;
 }
 
 export interface RowRequest {
@@ -198,6 +200,32 @@ function scheduledRows(method: HttpMethod, route: string, kind: 'message' | 'rem
     { method, route, target: `another user's ${kind}`, request: async (fx) => build(await fx.scheduled('prospero', kind)), expect: everyone(missing) },
   ];
 }
+
+/** Rows for a record of one's own and another user's (prospero's), made by `create` and aimed at by `build`. */
+function personalRows(method: HttpMethod, route: string, what: string, create: (fx: Fixtures, owner: Caller | 'prospero') => Promise<number | string>, build: (key: number | string) => RowRequest, missing: Outcome): MatrixRow[] {
+  return [
+    { method, route, target: `own ${what}`, request: async (fx, caller) => build(await create(fx, caller)), expect: everyone(OK) },
+    { method, route, target: `another user's ${what}`, request: async (fx) => build(await create(fx, 'prospero')), expect: everyone(missing) },
+  ];
+}
+const DRAFT_MISSING: Outcome = { status: 404, code: 'BAD_REQUEST', msg: 'Draft does not exist' };
+const SNIPPET_MISSING: Outcome = { status: 404, code: 'BAD_REQUEST', msg: 'Saved snippet does not exist.' };
+const newDraft = async (fx: Fixtures, owner: Caller | 'prospero') =>
+  ((await fx.created(owner, '/drafts', { drafts: [{ type: 'stream', to: [fx.channelId('verona')], topic: 'matrix', content: 'a draft of the matrix' }] })).ids as number[])[0]!;
+const newSnippet = async (fx: Fixtures, owner: Caller | 'prospero') =>
+  (await fx.created(owner, '/saved_snippets', { title: 'matrix', content: 'a snippet of the matrix' })).saved_snippet_id as number;
+let viewCount = 0;
+const newView = async (fx: Fixtures, owner: Caller | 'prospero') => {
+  const fragment = `narrow/matrix/${++viewCount}`;
+  await fx.created(owner, '/navigation_views', { fragment, is_pinned: true, name: `Matrix ${viewCount}` });
+  return fragment;
+};
+const newToken = (kind: 'apns' | 'fcm') => async (fx: Fixtures, owner: Caller | 'prospero') => {
+  const token = `c0ffee${(++viewCount).toString(16).padStart(4, '0')}`;
+  await fx.created(owner, kind === 'apns' ? '/users/me/apns_device_token' : '/users/me/android_gcm_reg_id', { token, ...(kind === 'apns' ? { appid: 'org.zulip.Zulip' } : {}) });
+  return token;
+};
+const TOKEN_MISSING = bad('Token does not exist');
 
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
@@ -425,4 +453,32 @@ export const MATRIX: MatrixRow[] = [
     request: () => ({ path: '/users/me/subscriptions', params: { add: [{ name: 'core team' }] } }),
     expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : isMember(c, 'coreTeam') ? OK : bad('Unable to access channel (core team).'))),
   },
+
+  // Drafts, navigation views, saved snippets, push devices: one's own only; another's is missing.
+  { method: 'GET', route: '/drafts', target: 'own', request: () => ({ path: '/drafts' }), expect: everyone(OK) },
+  ...channelRows('POST', '/drafts', (fx, place) => ({ path: '/drafts', params: { drafts: [{ type: 'stream', to: [fx.channelId(place)], topic: 'matrix', content: 'a draft' }] } }), () => OK, () => INVALID_CHANNEL),
+  { method: 'POST', route: '/drafts', target: 'a DM to another user', request: (fx) => ({ path: '/drafts', params: { drafts: [{ type: 'private', to: [fx.userId('prospero')], topic: '', content: 'a draft' }] } }), expect: everyone(OK) },
+  ...personalRows('PATCH', '/drafts/{draft_id:int}', 'draft', newDraft, (id) => ({ path: `/drafts/${id}`, params: { draft: { type: '', to: [], topic: '', content: 'edited by the matrix' } } }), DRAFT_MISSING),
+  ...personalRows('DELETE', '/drafts/{draft_id:int}', 'draft', newDraft, (id) => ({ path: `/drafts/${id}` }), DRAFT_MISSING),
+  { method: 'GET', route: '/navigation_views', target: 'own', request: () => ({ path: '/navigation_views' }), expect: everyone(OK) },
+  { method: 'POST', route: '/navigation_views', target: 'own', request: () => ({ path: '/navigation_views', params: { fragment: 'recent', is_pinned: false } }), expect: everyone(OK) },
+  { method: 'PATCH', route: '/navigation_views/{fragment:path}', target: 'a built-in view', request: () => ({ path: '/navigation_views/narrow/is/starred', params: { is_pinned: false } }), expect: everyone(OK) },
+  ...personalRows('PATCH', '/navigation_views/{fragment:path}', 'custom view', newView, (fragment) => ({ path: `/navigation_views/${fragment}`, params: { is_pinned: false } }), { status: 404, code: 'NOT_FOUND', msg: 'Navigation view does not exist.' }),
+  ...personalRows('DELETE', '/navigation_views/{fragment:path}', 'custom view', newView, (fragment) => ({ path: `/navigation_views/${fragment}` }), { status: 404, code: 'NOT_FOUND', msg: 'Navigation view does not exist.' }),
+  { method: 'GET', route: '/saved_snippets', target: 'own', request: () => ({ path: '/saved_snippets' }), expect: everyone(OK) },
+  { method: 'POST', route: '/saved_snippets', target: 'own', request: () => ({ path: '/saved_snippets', params: { title: 'matrix', content: 'a snippet' } }), expect: everyone(OK) },
+  ...personalRows('PATCH', '/saved_snippets/{saved_snippet_id:int}', 'snippet', newSnippet, (id) => ({ path: `/saved_snippets/${id}`, params: { title: 'edited by the matrix' } }), SNIPPET_MISSING),
+  ...personalRows('DELETE', '/saved_snippets/{saved_snippet_id:int}', 'snippet', newSnippet, (id) => ({ path: `/saved_snippets/${id}` }), SNIPPET_MISSING),
+  // The matrix's server has no push bouncer configured.
+  {
+    method: 'POST',
+    route: '/mobile_push/register',
+    target: 'own device',
+    request: () => ({ path: '/mobile_push/register', params: { token_kind: 'fcm', push_account_id: 1, push_public_key: 'a2V5', bouncer_public_key: 'key', encrypted_push_registration: 'cmVn' } }),
+    expect: everyone({ status: 400, code: 'PUSH_SERVICE_NOT_CONFIGURED', msg: 'Server is not configured to use push notification service.' }),
+  },
+  { method: 'POST', route: '/users/me/apns_device_token', target: 'own device', request: () => ({ path: '/users/me/apns_device_token', params: { token: 'c0ffee', appid: 'org.zulip.Zulip' } }), expect: everyone(OK) },
+  { method: 'POST', route: '/users/me/android_gcm_reg_id', target: 'own device', request: () => ({ path: '/users/me/android_gcm_reg_id', params: { token: 'android-token' } }), expect: everyone(OK) },
+  ...personalRows('DELETE', '/users/me/apns_device_token', 'token', newToken('apns'), (token) => ({ path: '/users/me/apns_device_token', params: { token } }), TOKEN_MISSING),
+  ...personalRows('DELETE', '/users/me/android_gcm_reg_id', 'token', newToken('fcm'), (token) => ({ path: '/users/me/android_gcm_reg_id', params: { token } }), TOKEN_MISSING),
 ];

@@ -116,6 +116,10 @@ test('permission matrix', async (t) => {
       const to = [userId(name === 'prospero' ? 'hamlet' : 'prospero')];
       return (await ok(users[name].post('/scheduled_messages', { type: 'direct', to, content: 'scheduled by the matrix', scheduled_delivery_timestamp: 4_000_000_000 }))).scheduled_message_id as number;
     },
+    created: async (owner, path, params) => {
+      fixtureRequests++;
+      return ok(users[owner === 'prospero' || isUser(owner) ? owner : 'prospero'].post(path, params));
+    },
   };
 
   const apiOf = (caller: Caller): Api => {

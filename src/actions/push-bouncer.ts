@@ -1,0 +1,39 @@
+/**
+ * The client of a Zulip-compatible push notification bouncer (Zulip's send_to_push_bouncer):
+ * form-encoded POSTs below `/api/v1/remotes/`, authenticated with this server's registration
+ * at the bouncer (`PARLEY_PUSH_BOUNCER_SERVER_UUID` / `_KEY`).
+ */
+import { createHash } from 'node:crypto';
+import type { Services } from '../services.js';
+
+export interface BouncerResponse {
+  status: number;
+  body: { result?: string; msg?: string; code?: string; [field: string]: unknown };
+}
+
+/** A stable UUID-shaped id, different for each name and each of this server's bouncer registrations. */
+function derivedUuid(services: Services, name: string): string {
+  const hex = createHash('sha256').update(`${services.config.pushBouncerServerUuid}:${name}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The organization's UUID as the bouncer knows it (Parley keeps none: derived from the organization id). */
+export const realmUuid = (services: Services) => derivedUuid(services, `realm:${services.org.id}`);
+/** A user's UUID as the bouncer knows it (derived likewise from the user id). */
+export const userUuid = (services: Services, userId: number) => derivedUuid(services, `user:${services.org.id}:${userId}`);
+
+/** POSTs to the bouncer; throws if it cannot be reached (network error, timeout). */
+export async function postToBouncer(services: Services, url: string, endpoint: string, params: Record<string, string>): Promise<BouncerResponse> {
+  const { pushBouncerServerUuid, pushBouncerServerKey } = services.config;
+  const response = await fetch(`${url}/api/v1/remotes/${endpoint}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${pushBouncerServerUuid}:${pushBouncerServerKey}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(params),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = (await response.json().catch(() => ({}))) as BouncerResponse['body'];
+  return { status: response.status, body: body && typeof body === 'object' ? body : {} };
+}
