@@ -10,6 +10,7 @@ import { ActorRegistry } from './actors/registry.js';
 import { ActorSnapshots } from './store/actor-snapshots.js';
 import { SubscriptionBook } from './actors/subscription-book.js';
 import { subscriptionsKind } from './actors/subscriptions.js';
+import { reconcileGroupStates, userGroupKind } from './actors/user-group.js';
 import type { Config } from './config.js';
 import { renderMarkdown, type MarkdownContext } from './domain/markdown/index.js';
 import type { Clock, Services } from './services.js';
@@ -84,7 +85,9 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
   );
   actors.register(subscriptionsKind);
+  actors.register(userGroupKind);
   await actors.restore();
+  reconcileGroupStates(actors, org.groups, (groupId) => logger.warn({ groupId }, 'user group record disagreed with its actor; the actor wins'));
   const subscriptions = new SubscriptionBook(actors, () => parts.counters.upcomingServerId('message'));
   subscriptions.rebuildIndex();
   // The author of the message being rendered; rendering is synchronous, so one slot serves.

@@ -4,6 +4,7 @@
  * Used by POST /messages and by the notification bot (moderation reports).
  */
 import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.js';
+import { mayMentionGroup } from '../domain/group-permissions.js';
 import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
@@ -247,6 +248,11 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
     }
     const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
     destination = { type: 'private', participants };
+  }
+  for (const groupId of rendered.mentionedGroupIds) {
+    const group = org.groups.group(groupId);
+    const refusal = group && mayMentionGroup(sender, group, org.realm.systemGroups['role:everyone'], org.groups);
+    if (refusal) throw refusalError(refusal);
   }
   return {
     sender,

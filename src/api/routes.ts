@@ -24,6 +24,7 @@ import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
+import * as userGroups from './user-groups.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -110,4 +111,15 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
   route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
   route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+
+  // User groups
+  route('POST',   '/user_groups/create',                  userGroups.createUserGroup,                       schemas.createUserGroup,              'user'),
+  route('GET',    '/user_groups',                         userGroups.getUserGroups,                         schemas.getUserGroups,                'user'),
+  route('PATCH',  '/user_groups/{user_group_id:int}',     userGroups.updateUserGroup,                       schemas.updateUserGroup,              'user'),
+  route('POST',   '/user_groups/{user_group_id:int}/deactivate', userGroups.deactivateUserGroup,            schemas.deactivateUserGroup,          'user'),
+  route('POST',   '/user_groups/{user_group_id:int}/members', userGroups.updateUserGroupMembers,            schemas.updateUserGroupMembers,       'user'),
+  route('GET',    '/user_groups/{user_group_id:int}/members', userGroups.getUserGroupMembers,               schemas.getUserGroupMembers,          'user'),
+  route('GET',    '/user_groups/{user_group_id:int}/members/{user_id:int}', userGroups.getIsUserGroupMember, schemas.getUserGroupMembers,         'user'),
+  route('POST',   '/user_groups/{user_group_id:int}/subgroups', userGroups.updateUserGroupSubgroups,        schemas.updateUserGroupSubgroups,     'user'),
+  route('GET',    '/user_groups/{user_group_id:int}/subgroups', userGroups.getUserGroupSubgroups,           schemas.getUserGroupSubgroups,        'user'),
 ];

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { subscriptionsKind } from '../../src/actors/subscriptions.js';
+import { userGroupKind } from '../../src/actors/user-group.js';
 import type { Services } from '../../src/services.js';
 import type { BatchOp } from '../../src/store/database.js';
 
@@ -79,6 +80,7 @@ export function memoryEntities(services: Services): Map<string, string> {
     const snapshot = actors.peek(subscriptionsKind, id);
     out.set(`subscriptions:${id}`, canonical(snapshot?.context));
   }
+  for (const id of actors.ids(userGroupKind.name)) out.set(`user_group_actor:${id}`, canonical(actors.peek(userGroupKind, id)?.value));
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
   return out;
