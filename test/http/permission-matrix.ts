@@ -87,6 +87,8 @@ export interface Fixtures {
   othersQueue: string;
   /** A new scheduled message (a DM to someone else) or reminder (of the owner's own Verona message), of the caller (prospero's for callers who are not active users) or of prospero. */
   scheduled(owner: Caller | 'prospero', kind: 'message' | 'reminder'): Promise<number>;
+  /** A new user group with no members, made by the caller (by prospero for callers who may not make one) or by prospero. */
+  group(creator: Caller | 'prospero'): Promise<number>;
 }
 
 export interface RowRequest {
@@ -196,6 +198,27 @@ function scheduledRows(method: HttpMethod, route: string, kind: 'message' | 'rem
   return [
     { method, route, target: `own ${kind}`, request: async (fx, caller) => build(await fx.scheduled(caller, kind)), expect: everyone(OK) },
     { method, route, target: `another user's ${kind}`, request: async (fx) => build(await fx.scheduled('prospero', kind)), expect: everyone(missing) },
+  ];
+}
+
+/**
+ * A change to a user group, on the caller's own group and on another user's (prospero's). The
+ * creator manages the group; the owner manages every group; `memberOnly` routes refuse guests
+ * before anything else (Zulip's require_member_or_admin).
+ */
+function groupRows(method: HttpMethod, route: string, build: (id: number, caller: Caller, fx: Fixtures) => RowRequest | Promise<RowRequest>, memberOnly: boolean): MatrixRow[] {
+  const guestRefusal = memberOnly ? NOT_FOR_GUESTS : NO_PERMISSION;
+  return [
+    {
+      method, route, target: 'own group',
+      request: async (fx, caller) => build(await fx.group(caller), caller, fx),
+      expect: outcomes((c) => (GUESTS.includes(c) ? guestRefusal : OK)),
+    },
+    {
+      method, route, target: "another user's group",
+      request: async (fx, caller) => build(await fx.group('prospero'), caller, fx),
+      expect: outcomes((c) => (GUESTS.includes(c) ? guestRefusal : c === 'desdemona' ? OK : NO_PERMISSION)),
+    },
   ];
 }
 
@@ -423,5 +446,33 @@ export const MATRIX: MatrixRow[] = [
     target: 'channel core team',
     request: () => ({ path: '/users/me/subscriptions', params: { add: [{ name: 'core team' }] } }),
     expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : isMember(c, 'coreTeam') ? OK : bad('Unable to access channel (core team).'))),
+  },
+  // User groups: members and administrators read them; a group is changed by whoever manages it
+  // (its creator by default) or manages all groups (the owner by default); guests never.
+  {
+    method: 'POST',
+    route: '/user_groups/create',
+    target: '-',
+    request: (_fx, caller) => ({ path: '/user_groups/create', params: { name: `made by ${caller}`, description: '', members: [] } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NO_PERMISSION : OK)),
+  },
+  { method: 'GET', route: '/user_groups', target: '-', request: () => ({ path: '/user_groups' }), expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)) },
+  ...groupRows('PATCH', '/user_groups/{user_group_id:int}', (id, caller) => ({ path: `/user_groups/${id}`, params: { description: `changed by ${caller}` } }), true),
+  ...groupRows('POST', '/user_groups/{user_group_id:int}/deactivate', (id) => ({ path: `/user_groups/${id}/deactivate` }), false),
+  ...groupRows('POST', '/user_groups/{user_group_id:int}/members', (id, _caller, fx) => ({ path: `/user_groups/${id}/members`, params: { add: [fx.userId('prospero')] } }), true),
+  ...groupRows('POST', '/user_groups/{user_group_id:int}/subgroups', async (id, _caller, fx) => ({ path: `/user_groups/${id}/subgroups`, params: { add: [await fx.group('prospero')] } }), true),
+  ...['/user_groups/{user_group_id:int}/members', '/user_groups/{user_group_id:int}/subgroups'].map((route): MatrixRow => ({
+    method: 'GET',
+    route,
+    target: "another user's group",
+    request: async (fx) => ({ path: route.replace('{user_group_id:int}', String(await fx.group('prospero'))) }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)),
+  })),
+  {
+    method: 'GET',
+    route: '/user_groups/{user_group_id:int}/members/{user_id:int}',
+    target: "another user's group",
+    request: async (fx) => ({ path: `/user_groups/${await fx.group('prospero')}/members/${fx.userId('hamlet')}` }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)),
   },
 ];

@@ -116,6 +116,11 @@ test('permission matrix', async (t) => {
       const to = [userId(name === 'prospero' ? 'hamlet' : 'prospero')];
       return (await ok(users[name].post('/scheduled_messages', { type: 'direct', to, content: 'scheduled by the matrix', scheduled_delivery_timestamp: 4_000_000_000 }))).scheduled_message_id as number;
     },
+    group: async (creator) => {
+      fixtureRequests++;
+      const name = creator !== 'prospero' && isUser(creator) && creator !== 'polonius' ? creator : 'prospero';
+      return (await ok(users[name].post('/user_groups/create', { name: `matrix group ${fixtureRequests}`, description: '', members: [] }))).group_id as number;
+    },
   };
 
   const apiOf = (caller: Caller): Api => {
