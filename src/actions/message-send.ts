@@ -213,6 +213,16 @@ export interface SendRequest {
   readBySender?: boolean;
 }
 
+/** Zulip's check_user_group_mention_allowed: every group mentioned (not silently) by `sender` allows it. */
+export function checkGroupMentions(services: Services, sender: UserRecord, groupIds: Iterable<number>): void {
+  const { org } = services;
+  for (const groupId of groupIds) {
+    const group = org.groups.group(groupId);
+    const refusal = group && mayMentionGroup(sender, group, org.realm.systemGroups['role:everyone'], org.groups);
+    if (refusal) throw refusalError(refusal);
+  }
+}
+
 /**
  * Validates a message from `sender` against the state of now and builds it, or throws Zulip's
  * refusal. Synchronous, so that a scheduled delivery can check again inside its own write.
@@ -249,11 +259,7 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
     const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
     destination = { type: 'private', participants };
   }
-  for (const groupId of rendered.mentionedGroupIds) {
-    const group = org.groups.group(groupId);
-    const refusal = group && mayMentionGroup(sender, group, org.realm.systemGroups['role:everyone'], org.groups);
-    if (refusal) throw refusalError(refusal);
-  }
+  checkGroupMentions(services, sender, rendered.mentionedGroupIds);
   return {
     sender,
     client,

@@ -263,6 +263,9 @@ test('group mentions', async (t) => {
     t.same(failure(await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'again @*crew*' })), refused("You are not allowed to mention user group 'crew'."));
     t.equal((await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'quietly @_*crew*' })).status, 200, 'a silent mention needs no permission');
     t.equal((await iago.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'I may @*crew*' })).status, 200);
+    const plain = await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'no mention yet' });
+    t.same(failure(await hamlet.patch(`/messages/${plain.body.id}`, { content: 'now @*crew*' })), refused("You are not allowed to mention user group 'crew'."), 'an edit that adds the mention');
+    t.equal((await hamlet.patch(`/messages/${sent.body.id}`, { content: 'hello again @*crew*' })).status, 200, 'an edit keeping a mention made when it was allowed');
   });
 
   t.test('a deactivated group cannot be mentioned', async (t) => {
