@@ -21,17 +21,22 @@ export function checkGroupName(name: string): string {
   return name;
 }
 
+/** Subgroups named in a change exist and are not deactivated (Zulip refuses deactivated ones either way). */
+function requireUsableSubgroups(subgroupIds: readonly number[], groups: GroupLookup): void {
+  for (const id of subgroupIds) {
+    const subgroup = groups.group(id);
+    if (!subgroup) throw badRequest(`Invalid user group ID: ${id}`);
+    if (subgroup.deactivated) throw badRequest('User group is deactivated.');
+  }
+}
+
 /**
  * Subgroups to add to `groupId`: each exists, is not deactivated, is not a subgroup already, and
  * does not contain the group (directly or through its own subgroups), which would make a cycle.
  */
 export function checkSubgroupsToAdd(groupId: number, subgroupIds: readonly number[], groups: GroupLookup): void {
   const group = groups.group(groupId)!;
-  for (const id of subgroupIds) {
-    const subgroup = groups.group(id);
-    if (!subgroup) throw badRequest(`Invalid user group ID: ${id}`);
-    if (subgroup.deactivated) throw badRequest('User group is deactivated.');
-  }
+  requireUsableSubgroups(subgroupIds, groups);
   for (const id of subgroupIds) {
     if (group.directSubgroups.includes(id)) throw badRequest(`User group ${id} is already a subgroup of this group.`);
   }
@@ -43,11 +48,7 @@ export function checkSubgroupsToAdd(groupId: number, subgroupIds: readonly numbe
 /** Subgroups to remove from `groupId`: each exists, is not deactivated, and is a direct subgroup. */
 export function checkSubgroupsToRemove(groupId: number, subgroupIds: readonly number[], groups: GroupLookup): void {
   const group = groups.group(groupId)!;
-  for (const id of subgroupIds) {
-    const subgroup = groups.group(id);
-    if (!subgroup) throw badRequest(`Invalid user group ID: ${id}`);
-    if (subgroup.deactivated) throw badRequest('User group is deactivated.');
-  }
+  requireUsableSubgroups(subgroupIds, groups);
   for (const id of subgroupIds) {
     if (!group.directSubgroups.includes(id)) throw badRequest(`User group ${id} is not a subgroup of this group.`);
   }
