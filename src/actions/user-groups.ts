@@ -26,6 +26,7 @@ import { groupObject, isActiveMember, requireGroup, requireMemberOrAdmin } from 
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
+import { notifyDirect, silentMention } from './notifications.js';
 import { everyone } from './users.js';
 
 function settingFacts(services: Services): SettingFacts {
@@ -225,6 +226,19 @@ function addMembersAs(services: Services, tx: Transaction, actor: UserRecord, gr
   const users = requireActiveUsers(services, userIds);
   for (const id of users) if (group.directMembers.includes(id)) throw badRequest(`User ${id} is already a member of this group`);
   addGroupMembers(services, tx, groupId, users);
+  tellMembers(services, tx, actor, group, users, 'added you to');
+}
+
+/**
+ * Zulip's notify_for_user_group_subscription_changes: the notification bot tells each person
+ * someone else added or removed (bots are not told).
+ */
+function tellMembers(services: Services, tx: Transaction, actor: UserRecord, group: GroupRecord, userIds: number[], what: 'added you to' | 'removed you from'): void {
+  for (const id of userIds) {
+    const user = services.org.users.get(id);
+    if (!user || id === actor.id || user.isBot) continue;
+    notifyDirect(services, tx, user, `${silentMention(actor)} ${what} the group @_*${group.name}*.`);
+  }
 }
 
 function removeMembersAs(services: Services, tx: Transaction, actor: UserRecord, groupId: number, userIds: number[]): void {
@@ -235,6 +249,7 @@ function removeMembersAs(services: Services, tx: Transaction, actor: UserRecord,
   if (refusal) throw refusalError(refusal);
   for (const id of users) if (!group.directMembers.includes(id)) throw badRequest(`There is no member '${id}' in this user group`);
   removeGroupMembers(services, tx, groupId, users);
+  tellMembers(services, tx, actor, group, users, 'removed you from');
 }
 
 function addSubgroupsAs(services: Services, tx: Transaction, actor: UserRecord, groupId: number, subgroupIds: number[]): void {

@@ -181,6 +181,8 @@ test('POST /user_groups/{id}/members and /subgroups', async (t) => {
       { type: 'user_group', op: 'remove_members', group_id: id, user_ids: [PROSPERO] },
     ]);
     t.same((await groupById(hamlet, id)).members, [HAMLET, OTHELLO]);
+    const told = (await othello.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'dm' }], apply_markdown: false })).body.messages[0];
+    t.match(told, { sender_email: /notification-bot/, content: `@_**King Hamlet|${HAMLET}** added you to the group @_*team*.` }, 'the notification bot tells whom someone else added');
     await hamlet.patch(`/user_groups/${id}`, { can_remove_members_group: { new: { direct_members: [OTHELLO], direct_subgroups: [] } } });
     t.equal((await othello.post(`/user_groups/${id}/members`, { delete: [HAMLET] })).status, 200, 'once can_remove_members_group says so');
   });
