@@ -218,7 +218,7 @@ export function checkGroupMentions(services: Services, sender: UserRecord, group
   const { org } = services;
   for (const groupId of groupIds) {
     const group = org.groups.group(groupId);
-    const refusal = group && mayMentionGroup(sender, group, org.realm.systemGroups['role:everyone'], org.groups);
+    const refusal = group && mayMentionGroup(sender, group, org.realm, org.groups);
     if (refusal) throw refusalError(refusal);
   }
 }

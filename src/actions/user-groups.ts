@@ -22,7 +22,7 @@ import { refusalError } from '../domain/permissions.js';
 import { realmGroupSetting, REALM_GROUP_SETTING_DEFAULTS } from '../domain/realm.js';
 import { checkGroupName, checkSubgroupsToAdd, checkSubgroupsToRemove, deactivationObjections, groupInUseError } from '../domain/user-groups.js';
 import type { UserRecord } from '../domain/users.js';
-import { groupObject, isActiveMember, requireGroup, requireMemberOrAdmin } from '../queries/user-groups.js';
+import { groupObject, groupSettingForApi, isActiveMember, requireGroup, requireMemberOrAdmin } from '../queries/user-groups.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
@@ -145,7 +145,7 @@ export async function updateUserGroup(services: Services, actor: UserRecord, gro
     if (changes.deactivated === false && group.deactivated) group = reactivate(services, tx, group);
     const facts = settingFacts(services);
     for (const name of settingsGiven) {
-      const current = settingValueForApi(group.settings[name] ?? facts.nobodyGroupId, facts.isActiveUser);
+      const current = groupSettingForApi(services, group, name);
       const planned = plannedSettingChange(changes.settings[name]!, current, facts.nobodyGroupId);
       if (planned === undefined) continue;
       const value = checkSettingValue(name, planned, facts);

@@ -3,7 +3,7 @@
  * subgroups followed. Every group-valued setting (the organization's, a channel's, a user
  * group's) is answered by `holdsGroupPermission`; the rules of user groups built on it are here.
  */
-import { GROUP_SETTING_CONFIGS, type GroupSettingName } from './group-settings.js';
+import { GROUP_SETTING_CONFIGS, groupSettingValue, type GroupSettingName } from './group-settings.js';
 import { settingIncludes, type GroupLookup, type GroupRecord, type GroupSettingValue } from './groups.js';
 import type { Refusal } from './refusal.js';
 import { realmGroupSetting, type RealmRecord } from './realm.js';
@@ -31,8 +31,9 @@ export function holdsGroupPermission(user: PermissionHolder, value: GroupSetting
 }
 
 /** Does `user` hold the user group's setting `name`? */
-export function holdsGroupSetting(user: PermissionHolder, group: GroupRecord, name: GroupSettingName, groups: GroupLookup): boolean {
-  return holdsGroupPermission(user, group.settings[name], groups, { allowEveryone: GROUP_SETTING_CONFIGS[name].allowEveryone });
+export function holdsGroupSetting(user: PermissionHolder, group: GroupRecord, name: GroupSettingName, realm: RealmRecord, groups: GroupLookup): boolean {
+  const value = groupSettingValue(group, name, realm.systemGroups);
+  return holdsGroupPermission(user, value, groups, { allowEveryone: GROUP_SETTING_CONFIGS[name].allowEveryone });
 }
 
 /** Organization settings that may never be `role:everyone`: guests never hold them. */
@@ -57,8 +58,8 @@ export function mayCreateGroup(user: PermissionHolder, realm: RealmRecord, group
 export function mayUpdateGroup(user: PermissionHolder, group: GroupRecord, permission: GroupSettingName, realm: RealmRecord, groups: GroupLookup): Refusal | null {
   if (group.isSystemGroup) return INSUFFICIENT;
   if (holdsRealmSetting(user, realm, 'can_manage_all_groups', groups)) return null;
-  if (holdsGroupSetting(user, group, 'can_manage_group', groups)) return null;
-  if (permission !== 'can_manage_group' && holdsGroupSetting(user, group, permission, groups)) return null;
+  if (holdsGroupSetting(user, group, 'can_manage_group', realm, groups)) return null;
+  if (permission !== 'can_manage_group' && holdsGroupSetting(user, group, permission, realm, groups)) return null;
   return INSUFFICIENT;
 }
 
@@ -80,9 +81,8 @@ export function mayRemoveMembers(user: PermissionHolder, group: GroupRecord, use
  * May `sender` mention the group (`@*group*`)? A group whose `can_mention_group` is everyone may
  * be mentioned by anyone, the system bots included; otherwise the sender must hold the setting.
  */
-export function mayMentionGroup(sender: PermissionHolder & { isSystemBot?: boolean }, group: GroupRecord, everyoneGroupId: number, groups: GroupLookup): Refusal | null {
-  const value = group.settings.can_mention_group;
-  if (value === everyoneGroupId) return null;
-  if (!sender.isSystemBot && holdsGroupSetting(sender, group, 'can_mention_group', groups)) return null;
+export function mayMentionGroup(sender: PermissionHolder & { isSystemBot?: boolean }, group: GroupRecord, realm: RealmRecord, groups: GroupLookup): Refusal | null {
+  if (groupSettingValue(group, 'can_mention_group', realm.systemGroups) === realm.systemGroups['role:everyone']) return null;
+  if (!sender.isSystemBot && holdsGroupSetting(sender, group, 'can_mention_group', realm, groups)) return null;
   return { code: 'BAD_REQUEST', msg: `You are not allowed to mention user group '${group.name}'.` };
 }

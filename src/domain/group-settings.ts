@@ -127,6 +127,19 @@ export function settingUsesGroup(value: GroupSettingValue | undefined, groupId: 
   return typeof value === 'number' ? value === groupId : value.direct_subgroups.includes(groupId);
 }
 
+/**
+ * A group's setting: the stored value, else the default — `role:nobody` for system groups, the
+ * setting's default for user groups (records written before the settings existed have none).
+ */
+export function groupSettingValue(group: GroupRecord, name: GroupSettingName, systemGroups: Record<SystemGroupName, number>): GroupSettingValue {
+  const stored = group.settings[name];
+  if (stored !== undefined) return stored;
+  if (group.isSystemGroup) return systemGroups['role:nobody'];
+  const fallback = GROUP_SETTING_CONFIGS[name].default;
+  if (fallback !== 'group_creator') return systemGroups[fallback];
+  return group.creatorId === null ? systemGroups['role:nobody'] : { direct_members: [group.creatorId], direct_subgroups: [] };
+}
+
 /** A new group's settings: those given, and the defaults for the rest. */
 export function initialGroupSettings(
   given: Partial<Record<GroupSettingName, GroupSettingValue>>,

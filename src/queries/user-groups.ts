@@ -1,6 +1,6 @@
 /** Reads of user groups: the API's group object, the list, members and subgroups, and finding a group. */
 import { badRequest } from '../domain/errors.js';
-import { GROUP_SETTING_NAMES, settingValueForApi } from '../domain/group-settings.js';
+import { GROUP_SETTING_NAMES, groupSettingValue, settingValueForApi, type GroupSettingName } from '../domain/group-settings.js';
 import { groupClosure, groupMembers, type GroupRecord, type GroupSettingValue } from '../domain/groups.js';
 import { isGuest } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
@@ -12,9 +12,9 @@ export function isActiveMember(services: Services, userId: number): boolean {
   return user !== undefined && user.isActive && !user.isSystemBot;
 }
 
-/** A group's setting as the API shows it; system groups keep `role:nobody` for settings never stored. */
-export function groupSettingForApi(services: Services, group: GroupRecord, name: string): GroupSettingValue {
-  const value = group.settings[name] ?? services.org.realm.systemGroups['role:nobody'];
+/** A group's setting as the API shows it (its default where none is stored). */
+export function groupSettingForApi(services: Services, group: GroupRecord, name: GroupSettingName): GroupSettingValue {
+  const value = groupSettingValue(group, name, services.org.realm.systemGroups);
   return settingValueForApi(value, (id) => isActiveMember(services, id));
 }
 

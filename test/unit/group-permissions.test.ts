@@ -92,11 +92,14 @@ test('can_leave_group and can_remove_members_group', async (t) => {
 });
 
 test('can_mention_group', async (t) => {
-  t.equal(mayMentionGroup(otherMember, team, sys('role:everyone'), groups), null, 'a member of the group the setting names');
-  t.same(mayMentionGroup(member, team, sys('role:everyone'), groups), { code: 'BAD_REQUEST', msg: "You are not allowed to mention user group 'team'." });
+  t.equal(mayMentionGroup(otherMember, team, realm, groups), null, 'a member of the group the setting names');
+  t.same(mayMentionGroup(member, team, realm, groups), { code: 'BAD_REQUEST', msg: "You are not allowed to mention user group 'team'." });
   const open = { ...team, settings: { ...team.settings, can_mention_group: sys('role:everyone') } };
-  t.equal(mayMentionGroup({ ...member, isSystemBot: true }, open, sys('role:everyone'), groups), null, 'everyone: the system bots too');
-  t.same(mayMentionGroup({ ...otherMember, isSystemBot: true }, team, sys('role:everyone'), groups), { code: 'BAD_REQUEST', msg: "You are not allowed to mention user group 'team'." });
+  t.equal(mayMentionGroup({ ...member, isSystemBot: true }, open, realm, groups), null, 'everyone: the system bots too');
+  const legacy = record(40, 'legacy', [member.id]);
+  t.equal(mayMentionGroup(guest, legacy, realm, groups), null, 'a record without settings has the defaults: everyone may mention it');
+  t.same(mayUpdateGroup(member, legacy, 'can_manage_group', realm, groups), INSUFFICIENT, 'and no creator to manage it');
+  t.same(mayMentionGroup({ ...otherMember, isSystemBot: true }, team, realm, groups), { code: 'BAD_REQUEST', msg: "You are not allowed to mention user group 'team'." });
 });
 
 test('channel settings through the same resolver', async (t) => {
