@@ -14,6 +14,7 @@ import { draftsKind } from './actors/drafts.js';
 import { navigationViewsKind } from './actors/navigation-views.js';
 import { savedSnippetsKind } from './actors/saved-snippets.js';
 import { pushDevicesKind } from './actors/push-devices.js';
+import { reconcileGroupStates, userGroupKind } from './actors/user-group.js';
 import type { Config } from './config.js';
 import { renderMarkdown, type MarkdownContext } from './domain/markdown/index.js';
 import type { Clock, Services } from './services.js';
@@ -93,7 +94,9 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   actors.register(navigationViewsKind);
   actors.register(savedSnippetsKind);
   actors.register(pushDevicesKind);
+  actors.register(userGroupKind);
   await actors.restore();
+  reconcileGroupStates(actors, org.groups, (groupId) => logger.warn({ groupId }, 'user group record disagreed with its actor; the actor wins'));
   const subscriptions = new SubscriptionBook(actors, () => parts.counters.upcomingServerId('message'));
   subscriptions.rebuildIndex();
   // The author of the message being rendered; rendering is synchronous, so one slot serves.

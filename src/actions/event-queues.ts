@@ -34,6 +34,7 @@ function capabilities(raw: Record<string, unknown>): QueueCapabilities {
     userSettingsObject: flag('user_settings_object'),
     notificationSettingsNull: flag('notification_settings_null'),
     userAvatarUrlFieldOptional: flag('user_avatar_url_field_optional'),
+    includeDeactivatedGroups: flag('include_deactivated_groups'),
   };
 }
 

@@ -1,4 +1,5 @@
 /** Editing and moving messages: content edits, topic edits and moves between channels with their permissions and time limits, the edit history, the `update_message` event and the notices. */
+import { checkGroupMentions } from './message-send.js';
 import { planEdit, type EditRequest, type PropagateMode } from '../domain/message-edit.js';
 import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
 import { Flag, MENTION_BITS, type EditRecord, type MessageRecord } from '../domain/messages.js';
@@ -63,6 +64,11 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   const now = unixSeconds(services.clock);
   await services.write((tx) => {
     const rendered = content !== undefined ? services.render(content, user) : undefined;
+    // Only groups the edit newly mentions need the editor's permission, as in Zulip.
+    if (rendered) {
+      const before = new Set([...current.renderedContent.matchAll(/class="user-group-mention" data-user-group-id="(\d+)"/g)].map((m) => Number(m[1])));
+      checkGroupMentions(services, user, [...rendered.mentionedGroupIds].filter((id) => !before.has(id)));
+    }
     const oldChannelId = current.channelId;
     const oldTopic = current.topic;
     const targetChannel = newChannel ?? channel;

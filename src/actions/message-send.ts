@@ -4,6 +4,7 @@
  * Used by POST /messages and by the notification bot (moderation reports).
  */
 import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.js';
+import { mayMentionGroup } from '../domain/group-permissions.js';
 import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
@@ -212,6 +213,16 @@ export interface SendRequest {
   readBySender?: boolean;
 }
 
+/** Zulip's check_user_group_mention_allowed: every group mentioned (not silently) by `sender` allows it. */
+export function checkGroupMentions(services: Services, sender: UserRecord, groupIds: Iterable<number>): void {
+  const { org } = services;
+  for (const groupId of groupIds) {
+    const group = org.groups.group(groupId);
+    const refusal = group && mayMentionGroup(sender, group, org.realm, org.groups);
+    if (refusal) throw refusalError(refusal);
+  }
+}
+
 /**
  * Validates a message from `sender` against the state of now and builds it, or throws Zulip's
  * refusal. Synchronous, so that a scheduled delivery can check again inside its own write.
@@ -248,6 +259,7 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
     const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
     destination = { type: 'private', participants };
   }
+  checkGroupMentions(services, sender, rendered.mentionedGroupIds);
   return {
     sender,
     client,

@@ -29,6 +29,7 @@ import * as drafts from './drafts.js';
 import * as navigationViews from './navigation-views.js';
 import * as savedSnippets from './saved-snippets.js';
 import * as pushDevices from './push-devices.js';
+import * as userGroups from './user-groups.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -143,4 +144,14 @@ export const ROUTES: readonly RouteEntry[] = [
   route('DELETE', '/users/me/apns_device_token',          pushDevices.removeApnsToken,                      schemas.deviceToken,                  'user'),
   route('POST',   '/users/me/android_gcm_reg_id',         pushDevices.addFcmToken,                          schemas.deviceToken,                  'user'),
   route('DELETE', '/users/me/android_gcm_reg_id',         pushDevices.removeFcmToken,                       schemas.deviceToken,                  'user'),
+  // User groups
+  route('POST',   '/user_groups/create',                  userGroups.createUserGroup,                       schemas.createUserGroup,              'user'),
+  route('GET',    '/user_groups',                         userGroups.getUserGroups,                         schemas.getUserGroups,                'user'),
+  route('PATCH',  '/user_groups/{user_group_id:int}',     userGroups.updateUserGroup,                       schemas.updateUserGroup,              'user'),
+  route('POST',   '/user_groups/{user_group_id:int}/deactivate', userGroups.deactivateUserGroup,            schemas.deactivateUserGroup,          'user'),
+  route('POST',   '/user_groups/{user_group_id:int}/members', userGroups.updateUserGroupMembers,            schemas.updateUserGroupMembers,       'user'),
+  route('GET',    '/user_groups/{user_group_id:int}/members', userGroups.getUserGroupMembers,               schemas.getUserGroupMembers,          'user'),
+  route('GET',    '/user_groups/{user_group_id:int}/members/{user_id:int}', userGroups.getIsUserGroupMember, schemas.getUserGroupMembers,         'user'),
+  route('POST',   '/user_groups/{user_group_id:int}/subgroups', userGroups.updateUserGroupSubgroups,        schemas.updateUserGroupSubgroups,     'user'),
+  route('GET',    '/user_groups/{user_group_id:int}/subgroups', userGroups.getUserGroupSubgroups,           schemas.getUserGroupSubgroups,        'user'),
 ];

@@ -4,17 +4,15 @@
  */
 import { canAccessContent, canAccessHistory, canSeeChannel, type ChannelRecord } from './channel-record.js';
 import { ApiError, type ErrorCode } from './errors.js';
-import { settingIncludes, type GroupLookup, type GroupSettingValue } from './groups.js';
+import { type GroupLookup, type GroupSettingValue } from './groups.js';
+import { holdsGroupPermission, holdsRealmSetting } from './group-permissions.js';
+import type { Refusal } from './refusal.js';
 import { HISTORICAL_FLAGS, type MessageRecord } from './messages.js';
 import { realmGroupSetting, realmSetting, type RealmRecord } from './realm.js';
-import { isAdmin, isGuest, isModerator } from './roles.js';
+import { isAdmin, isGuest, isModerator, Role } from './roles.js';
 import type { UserRecord } from './users.js';
 
-/** Why an action is refused: the code and message of the error the API answers with (always HTTP 400). */
-export interface Refusal {
-  code: ErrorCode;
-  msg: string;
-}
+export type { Refusal } from './refusal.js';
 
 /** The error a refusal becomes; `badRequest(msg)` when the code is BAD_REQUEST. */
 export function refusalError(refusal: Refusal): ApiError {
@@ -40,13 +38,14 @@ export const EDIT_GRACE_SECONDS = 20;
 // Group settings
 
 /** Does the organization's group setting `settingName` (e.g. `can_mention_many_users_group`) include the user? */
-export function inRealmGroupSetting(user: Pick<UserRecord, 'id'>, realm: RealmRecord, settingName: string, groups: GroupLookup): boolean {
-  return settingIncludes(user.id, realmGroupSetting(realm, settingName), groups);
+export function inRealmGroupSetting(user: Pick<UserRecord, 'id'> & Partial<Pick<UserRecord, 'role'>>, realm: RealmRecord, settingName: string, groups: GroupLookup): boolean {
+  // The role matters only for settings guests may never hold; a caller without one is no guest.
+  return holdsRealmSetting({ id: user.id, role: user.role ?? Role.MEMBER }, realm, settingName, groups);
 }
 
 /** A channel's group setting; a channel stored without the setting grants nothing. */
 function inChannelGroupSetting(userId: number, value: GroupSettingValue | undefined, groups: GroupLookup): boolean {
-  return value !== undefined && settingIncludes(userId, value, groups);
+  return holdsGroupPermission({ id: userId, role: Role.MEMBER }, value, groups);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,9 +76,9 @@ export interface PostFacts {
 /** Zulip's access_stream_for_send_message: may `sender` post to `channel`? */
 export function mayPostToChannel(sender: Sender, channel: ChannelRecord, groups: GroupLookup, facts: PostFacts): Refusal | null {
   const sendGroup = channel.settings.can_send_message_group;
-  if (sendGroup !== undefined && !settingIncludes(sender.id, sendGroup, groups)) {
+  if (sendGroup !== undefined && !inChannelGroupSetting(sender.id, sendGroup, groups)) {
     const owner = sender.botOwnerId ?? undefined;
-    if (owner === undefined || !settingIncludes(owner, sendGroup, groups)) return refuse('You do not have permission to post in this channel.');
+    if (owner === undefined || !inChannelGroupSetting(owner, sendGroup, groups)) return refuse('You do not have permission to post in this channel.');
   }
   const refused = refuse(`Not authorized to send to channel '${channel.name}'`);
   if (channel.isArchived) return refused;

@@ -20,6 +20,8 @@ export interface QueueCapabilities {
   userSettingsObject: boolean;
   notificationSettingsNull: boolean;
   userAvatarUrlFieldOptional: boolean;
+  /** Knows deactivated user groups (absent in descriptors written before it existed). */
+  includeDeactivatedGroups?: boolean;
 }
 
 /** What is persisted about a queue, so that it can be rebuilt after a restart. */

@@ -46,12 +46,24 @@ function messageMatches(narrow: readonly [string, string][], message: Record<str
   return true;
 }
 
+/**
+ * Deactivating a group is an update for queues that know deactivated groups and a `remove` for
+ * the others; reactivating it, an update for the first and an `add` again for the others.
+ */
+function acceptsGroupEvent(d: QueueDescriptor, event: Record<string, unknown>): boolean {
+  const knowsDeactivated = d.capabilities.includeDeactivatedGroups === true;
+  if (event.op === 'remove' || event.for_reactivation === true) return !knowsDeactivated;
+  if (event.op === 'update' && 'deactivated' in (event.data as Record<string, unknown>)) return knowsDeactivated;
+  return true;
+}
+
 export function acceptsEvent(d: QueueDescriptor, event: Record<string, unknown>, flags: number | undefined): boolean {
   const type = event.type as string;
   if (d.eventTypes !== null && !d.eventTypes.includes(type)) return false;
   // The legacy muted_topics event is for clients that do not know user_topic.
   if (type === 'muted_topics' && d.eventTypes?.includes('user_topic')) return false;
   if (type === 'typing' && 'stream_id' in event && !d.capabilities.streamTypingNotifications) return false;
+  if (type === 'user_group') return acceptsGroupEvent(d, event);
   if (type === 'message' && d.narrow.length > 0) return messageMatches(d.narrow, event.message as Record<string, unknown>, flags ?? 0);
   return true;
 }

@@ -70,6 +70,9 @@ export function renderEvent(logged: LoggedEvent, d: QueueDescriptor, flags: numb
     case 'typing':
       if ('topic' in out) out.topic = displayTopic(out.topic, allowEmpty);
       break;
+    case 'user_group':
+      delete out.for_reactivation;
+      break;
     case 'presence':
       if (d.slimPresence) delete out.email;
       break;

@@ -27,6 +27,7 @@ import { savedSnippetsOf } from './saved-snippets.js';
 import { pushDevicesState } from './push-devices.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
+import { groupObjects } from './user-groups.js';
 import { channelObject, byName } from './subscription-format.js';
 
 export interface StateRequest {
@@ -50,27 +51,6 @@ const CUSTOM_PROFILE_FIELD_TYPES = {
   EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
   PRONOUNS: { id: 8, name: 'Pronouns' },
 };
-
-function groupObjects(services: Services): Record<string, unknown>[] {
-  const nobody = services.org.realm.systemGroups['role:nobody'];
-  return [...services.org.groups.all()].map((group) => ({
-    id: group.id,
-    name: group.name,
-    description: group.description,
-    members: [...group.directMembers].sort((a, b) => a - b),
-    direct_subgroup_ids: [...group.directSubgroups].sort((a, b) => a - b),
-    is_system_group: group.isSystemGroup,
-    date_created: group.isSystemGroup ? null : group.dateCreated,
-    creator_id: group.creatorId,
-    can_add_members_group: group.settings.can_add_members_group ?? nobody,
-    can_join_group: group.settings.can_join_group ?? nobody,
-    can_leave_group: group.settings.can_leave_group ?? nobody,
-    can_manage_group: group.settings.can_manage_group ?? nobody,
-    can_mention_group: group.settings.can_mention_group ?? nobody,
-    can_remove_members_group: group.settings.can_remove_members_group ?? nobody,
-    deactivated: group.deactivated,
-  }));
-}
 
 function subscriptionState(services: Services, request: StateRequest) {
   const { user } = request;
@@ -161,7 +141,7 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('user_topic')) {
     state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: topicName(t.topic), last_updated: t.lastUpdated, visibility_policy: t.policy }));
   }
-  if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services);
+  if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services, request.capabilities.includeDeactivatedGroups === true);
   if (want('custom_profile_fields')) {
     state.custom_profile_fields = [];
     state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;

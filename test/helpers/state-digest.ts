@@ -10,6 +10,7 @@ import { draftsKind } from '../../src/actors/drafts.js';
 import { navigationViewsKind } from '../../src/actors/navigation-views.js';
 import { savedSnippetsKind } from '../../src/actors/saved-snippets.js';
 import { pushDevicesKind } from '../../src/actors/push-devices.js';
+import { userGroupKind } from '../../src/actors/user-group.js';
 import type { Services } from '../../src/services.js';
 import type { BatchOp } from '../../src/store/database.js';
 
@@ -87,6 +88,7 @@ export function memoryEntities(services: Services): Map<string, string> {
   for (const kind of [draftsKind, navigationViewsKind, savedSnippetsKind, pushDevicesKind] as const) {
     for (const id of actors.ids(kind.name)) out.set(`${kind.name}:${id}`, canonical(actors.peek(kind as typeof draftsKind, id)?.context));
   }
+  for (const id of actors.ids(userGroupKind.name)) out.set(`user_group_actor:${id}`, canonical(actors.peek(userGroupKind, id)?.value));
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
   return out;

@@ -89,6 +89,8 @@ export interface Fixtures {
   scheduled(owner: Caller | 'prospero', kind: 'message' | 'reminder'): Promise<number>;
   /** The answer to POSTing `params` to `path` as the owner (prospero for callers who are not active users), for rows about one's own records. */
   created(owner: Caller | 'prospero', path: string, params: Params): Promise<Record<string, unknown>>;
+  /** A new user group with no members, made by the caller (by prospero for callers who may not make one) or by prospero. */
+  group(creator: Caller | 'prospero'): Promise<number>;
 }
 
 export interface RowRequest {
@@ -226,6 +228,26 @@ const newToken = (kind: 'apns' | 'fcm') => async (fx: Fixtures, owner: Caller | 
   return token;
 };
 const TOKEN_MISSING = bad('Token does not exist');
+/**
+ * A change to a user group, on the caller's own group and on another user's (prospero's). The
+ * creator manages the group; the owner manages every group; `memberOnly` routes refuse guests
+ * before anything else (Zulip's require_member_or_admin).
+ */
+function groupRows(method: HttpMethod, route: string, build: (id: number, caller: Caller, fx: Fixtures) => RowRequest | Promise<RowRequest>, memberOnly: boolean): MatrixRow[] {
+  const guestRefusal = memberOnly ? NOT_FOR_GUESTS : NO_PERMISSION;
+  return [
+    {
+      method, route, target: 'own group',
+      request: async (fx, caller) => build(await fx.group(caller), caller, fx),
+      expect: outcomes((c) => (GUESTS.includes(c) ? guestRefusal : OK)),
+    },
+    {
+      method, route, target: "another user's group",
+      request: async (fx, caller) => build(await fx.group('prospero'), caller, fx),
+      expect: outcomes((c) => (GUESTS.includes(c) ? guestRefusal : c === 'desdemona' ? OK : NO_PERMISSION)),
+    },
+  ];
+}
 
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
@@ -481,4 +503,32 @@ export const MATRIX: MatrixRow[] = [
   { method: 'POST', route: '/users/me/android_gcm_reg_id', target: 'own device', request: () => ({ path: '/users/me/android_gcm_reg_id', params: { token: 'android-token' } }), expect: everyone(OK) },
   ...personalRows('DELETE', '/users/me/apns_device_token', 'token', newToken('apns'), (token) => ({ path: '/users/me/apns_device_token', params: { token } }), TOKEN_MISSING),
   ...personalRows('DELETE', '/users/me/android_gcm_reg_id', 'token', newToken('fcm'), (token) => ({ path: '/users/me/android_gcm_reg_id', params: { token } }), TOKEN_MISSING),
+  // User groups: members and administrators read them; a group is changed by whoever manages it
+  // (its creator by default) or manages all groups (the owner by default); guests never.
+  {
+    method: 'POST',
+    route: '/user_groups/create',
+    target: '-',
+    request: (_fx, caller) => ({ path: '/user_groups/create', params: { name: `made by ${caller}`, description: '', members: [] } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NO_PERMISSION : OK)),
+  },
+  { method: 'GET', route: '/user_groups', target: '-', request: () => ({ path: '/user_groups' }), expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)) },
+  ...groupRows('PATCH', '/user_groups/{user_group_id:int}', (id, caller) => ({ path: `/user_groups/${id}`, params: { description: `changed by ${caller}` } }), true),
+  ...groupRows('POST', '/user_groups/{user_group_id:int}/deactivate', (id) => ({ path: `/user_groups/${id}/deactivate` }), false),
+  ...groupRows('POST', '/user_groups/{user_group_id:int}/members', (id, _caller, fx) => ({ path: `/user_groups/${id}/members`, params: { add: [fx.userId('prospero')] } }), true),
+  ...groupRows('POST', '/user_groups/{user_group_id:int}/subgroups', async (id, _caller, fx) => ({ path: `/user_groups/${id}/subgroups`, params: { add: [await fx.group('prospero')] } }), true),
+  ...['/user_groups/{user_group_id:int}/members', '/user_groups/{user_group_id:int}/subgroups'].map((route): MatrixRow => ({
+    method: 'GET',
+    route,
+    target: "another user's group",
+    request: async (fx) => ({ path: route.replace('{user_group_id:int}', String(await fx.group('prospero'))) }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)),
+  })),
+  {
+    method: 'GET',
+    route: '/user_groups/{user_group_id:int}/members/{user_id:int}',
+    target: "another user's group",
+    request: async (fx) => ({ path: `/user_groups/${await fx.group('prospero')}/members/${fx.userId('hamlet')}` }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)),
+  },
 ];

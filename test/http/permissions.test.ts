@@ -120,6 +120,11 @@ test('permission matrix', async (t) => {
       fixtureRequests++;
       return ok(users[owner === 'prospero' || isUser(owner) ? owner : 'prospero'].post(path, params));
     },
+    group: async (creator) => {
+      fixtureRequests++;
+      const name = creator !== 'prospero' && isUser(creator) && creator !== 'polonius' ? creator : 'prospero';
+      return (await ok(users[name].post('/user_groups/create', { name: `matrix group ${fixtureRequests}`, description: '', members: [] }))).group_id as number;
+    },
   };
 
   const apiOf = (caller: Caller): Api => {

@@ -1,0 +1,46 @@
+/** Shared pieces of the user-group tests: creating groups, reading them back, system group ids. */
+import type { Api, ApiResponse, Params } from './client.js';
+import type { TestServer } from './server.js';
+import { Transaction } from '../../src/store/transaction.js';
+
+export const DESDEMONA = 1;
+export const SHIVA = 3;
+export const PROSPERO = 7;
+export const POLONIUS = 8;
+
+/** Every group the caller sees, by name (deactivated ones included). */
+export async function groupsByName(api: Api): Promise<Record<string, any>> {
+  const response = await api.get('/user_groups', { include_deactivated_groups: true });
+  if (response.status !== 200) throw new Error(`GET /user_groups failed: ${JSON.stringify(response.body)}`);
+  return Object.fromEntries(response.body.user_groups.map((group: any) => [group.name, group]));
+}
+
+/** A system group's id. */
+export async function systemGroupId(api: Api, name: string): Promise<number> {
+  const group = (await groupsByName(api))[name];
+  if (!group) throw new Error(`no system group ${name}`);
+  return group.id;
+}
+
+/** One group as GET /user_groups shows it. */
+export async function groupById(api: Api, id: number): Promise<any> {
+  return Object.values(await groupsByName(api)).find((group: any) => group.id === id);
+}
+
+/** Creates a group and returns its id (throws on refusal). */
+export async function createGroup(api: Api, name: string, members: number[], extra: Params = {}): Promise<number> {
+  const response = await api.post('/user_groups/create', { name, description: `${name} people`, members, ...extra });
+  if (response.status !== 200) throw new Error(`create failed: ${JSON.stringify(response.body)}`);
+  return response.body.group_id;
+}
+
+export const failure = (response: ApiResponse) => [response.status, response.body.code, response.body.msg];
+export const refused = (msg: string, code = 'BAD_REQUEST') => [400, code, msg];
+
+/** Deactivates a user directly in the store, as the administration issue's endpoint will. */
+export async function deactivateUser(server: TestServer, userId: number): Promise<void> {
+  const { org } = server.services;
+  const tx = new Transaction();
+  org.users.save({ ...org.users.get(userId)!, isActive: false }, tx);
+  await server.services.commit(tx);
+}
