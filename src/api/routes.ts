@@ -22,6 +22,9 @@ import * as presence from './presence.js';
 import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
+import * as deactivation from './deactivation.js';
+import * as apiKeys from './api-keys.js';
+import * as profileFields from './profile-fields.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
 import { route, type RouteEntry } from './route.js';
@@ -110,4 +113,19 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
   route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
   route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+  route('DELETE', '/users/{user_id:int}',                 deactivation.deactivateUser,                      schemas.deactivateUser,               'user'),
+  route('POST',   '/users/{user_id:int}/reactivate',      deactivation.reactivateUser,                      schemas.reactivateUser,               'user'),
+  route('DELETE', '/users/me',                            deactivation.deactivateOwnUser,                   schemas.deactivateOwnUser,            'user'),
+
+  // API keys
+  route('POST',   '/users/me/api_key/regenerate',         apiKeys.regenerateApiKey,                         schemas.regenerateApiKey,             'user'),
+
+  // Custom profile fields
+  route('GET',    '/realm/profile_fields',                profileFields.getProfileFields,                   schemas.getProfileFields,             'user'),
+  route('POST',   '/realm/profile_fields',                profileFields.createProfileField,                 schemas.createProfileField,           'user'),
+  route('PATCH',  '/realm/profile_fields',                profileFields.reorderProfileFields,               schemas.reorderProfileFields,         'user'),
+  route('PATCH',  '/realm/profile_fields/{field_id:int}', profileFields.updateProfileField,                 schemas.updateProfileField,           'user'),
+  route('DELETE', '/realm/profile_fields/{field_id:int}', profileFields.deleteProfileField,                 schemas.deleteProfileField,           'user'),
+  route('PATCH',  '/users/me/profile_data',               profileFields.updateProfileData,                  schemas.updateProfileData,            'user'),
+  route('DELETE', '/users/me/profile_data',               profileFields.deleteProfileData,                  schemas.deleteProfileData,            'user'),
 ];

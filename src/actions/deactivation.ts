@@ -1,0 +1,81 @@
+/**
+ * Deactivating and reactivating accounts (`DELETE /users/{id}`, `DELETE /users/me`,
+ * `POST /users/{id}/reactivate`). A deactivated user's key stops working at once (credentials
+ * check `isActive`), their event queues go, and their reception intervals close so that nothing
+ * sent while they are away becomes theirs; reactivation reopens them. Group memberships stay,
+ * as in Zulip: readers leave inactive users out.
+ */
+import { ApiError, badRequest } from '../domain/errors.js';
+import { adminAccessError, deactivationError, ownDeactivationError, Role } from '../domain/roles.js';
+import type { UserRecord } from '../domain/users.js';
+import type { Services } from '../services.js';
+import type { Transaction } from '../store/transaction.js';
+import { everyone } from './users.js';
+
+/** Active human owners: the ones an organization must keep at least one of. */
+export function ownerCount(services: Services): number {
+  let owners = 0;
+  for (const user of services.org.users.all()) if (user.isActive && !user.isBot && user.role === Role.OWNER) owners++;
+  return owners;
+}
+
+/** Deactivates one account in `tx`: its record, its subscriptions' intervals, its queues. */
+function deactivateIn(services: Services, tx: Transaction, user: UserRecord): void {
+  const { org } = services;
+  services.subscriptions.suspend(user.id, tx);
+  org.users.save({ ...user, isActive: false }, tx);
+  tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: false } }, everyone(services));
+}
+
+/** Removes the queues of users just deactivated; last in a change, as it cannot be undone in memory. */
+function removeQueues(services: Services, tx: Transaction, userIds: readonly number[]): void {
+  for (const userId of userIds) {
+    for (const queue of [...services.queues.queuesOf(userId)]) services.queues.remove(queue, tx);
+  }
+}
+
+/** Deactivates `user` and, first, the bots they own (as Zulip's `do_deactivate_user`). */
+function deactivateWithBots(services: Services, tx: Transaction, user: UserRecord): void {
+  const bots = [...services.org.users.all()].filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id);
+  for (const bot of bots) deactivateIn(services, tx, bot);
+  deactivateIn(services, tx, user);
+  removeQueues(services, tx, [...bots.map((b) => b.id), user.id]);
+}
+
+/** `DELETE /users/{user_id}`. */
+export async function deactivateUser(services: Services, actor: UserRecord, target: UserRecord): Promise<Record<string, never>> {
+  await services.write((tx) => {
+    const current = services.org.users.get(target.id)!;
+    const refusal = deactivationError(actor.role, current, ownerCount(services));
+    if (refusal) throw badRequest(refusal);
+    deactivateWithBots(services, tx, current);
+  });
+  return {};
+}
+
+/** `DELETE /users/me`: anyone but the last user or the only owner. */
+export async function deactivateOwnUser(services: Services, actor: UserRecord): Promise<Record<string, never>> {
+  await services.write((tx) => {
+    const active = [...services.org.users.all()].filter((u) => u.isActive && !u.isBot).length;
+    const refusal = ownDeactivationError(actor, active, ownerCount(services));
+    if (refusal) {
+      throw new ApiError('CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${refusal.entity}`, 400, { entity: refusal.entity, is_last_owner: refusal.isLastOwner });
+    }
+    deactivateWithBots(services, tx, services.org.users.get(actor.id)!);
+  });
+  return {};
+}
+
+/** `POST /users/{user_id}/reactivate`. */
+export async function reactivateUser(services: Services, actor: UserRecord, target: UserRecord): Promise<Record<string, never>> {
+  await services.write((tx) => {
+    const current = services.org.users.get(target.id)!;
+    const refusal = adminAccessError(actor.role, current, true);
+    if (refusal) throw badRequest(refusal);
+    if (current.isActive) throw badRequest('User is already active');
+    services.subscriptions.resume(current.id, tx);
+    services.org.users.save({ ...current, isActive: true }, tx);
+    tx.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, is_active: true } }, everyone(services));
+  });
+  return {};
+}
