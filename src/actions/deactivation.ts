@@ -6,18 +6,11 @@
  * as in Zulip: readers leave inactive users out.
  */
 import { ApiError, badRequest } from '../domain/errors.js';
-import { adminAccessError, deactivationError, ownDeactivationError, Role } from '../domain/roles.js';
+import { adminAccessError, deactivationError, ownDeactivationError } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { everyone } from './users.js';
-
-/** Active human owners: the ones an organization must keep at least one of. */
-export function ownerCount(services: Services): number {
-  let owners = 0;
-  for (const user of services.org.users.all()) if (user.isActive && !user.isBot && user.role === Role.OWNER) owners++;
-  return owners;
-}
+import { everyone, ownerCount } from '../queries/people.js';
 
 /** Deactivates one account in `tx`: its record, its subscriptions' intervals, its queues. */
 function deactivateIn(services: Services, tx: Transaction, user: UserRecord): void {

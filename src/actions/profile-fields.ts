@@ -12,7 +12,7 @@ import { isAdmin } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { everyone } from './users.js';
+import { everyone } from '../queries/people.js';
 
 const ADMIN_REQUIRED = 'Must be an organization administrator';
 

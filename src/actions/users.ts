@@ -6,16 +6,14 @@ import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { changeRole } from './accounts.js';
-import { ownerCount } from './deactivation.js';
+import { everyone, ownerCount } from '../queries/people.js';
 import { setValuesIn } from './profile-fields.js';
 import { canSeeEmail, formatUser, isValidEmail } from '../domain/users.js';
 import { hashPassword } from '../domain/credentials.js';
 import { createAccount } from './accounts.js';
 import { subscribeUsers } from './subscriptions.js';
 
-export function everyone(services: Services): number[] {
-  return [...services.org.users.all()].filter((u) => u.isActive && !u.isSystemBot).map((u) => u.id);
-}
+export { everyone };
 
 /** What an administrator may change of a user (`PATCH /users/{id}`), as the API names it. */
 export interface UserChanges {

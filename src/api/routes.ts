@@ -23,7 +23,7 @@ import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
 import * as deactivation from './deactivation.js';
-import * as apiKeys from './api-keys.js';
+import * as keyRotation from './key-rotation.js';
 import * as profileFields from './profile-fields.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
@@ -118,7 +118,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('DELETE', '/users/me',                            deactivation.deactivateOwnUser,                   schemas.deactivateOwnUser,            'user'),
 
   // API keys
-  route('POST',   '/users/me/api_key/regenerate',         apiKeys.regenerateApiKey,                         schemas.regenerateApiKey,             'user'),
+  route('POST',   '/users/me/api_key/regenerate',         keyRotation.regenerateApiKey,                     schemas.regenerateApiKey,             'user'),
 
   // Custom profile fields
   route('GET',    '/realm/profile_fields',                profileFields.getProfileFields,                   schemas.getProfileFields,             'user'),
