@@ -3,29 +3,13 @@
  * is refused at once, also after a restart) and the admin CLI's `api-key`, `reset-password` and
  * `change-role --role can_change_user_emails` on a stopped server's data directory.
  */
-import { spawn } from 'node:child_process';
 import { test } from 'tap';
 import { Api } from '../helpers/client.js';
 import { clientFor, startTestServer } from '../helpers/server.js';
-import { HAMLET, REPO_ROOT } from '../helpers/events.js';
+import { HAMLET } from '../helpers/events.js';
+import { runCli } from '../helpers/process.js';
 import { error } from '../helpers/messages.js';
 import { world } from '../helpers/world.js';
-
-function runCli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/cli.js', ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PARLEY_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test('API keys', async (t) => {
   t.test('POST /users/me/api_key/regenerate', async (t) => {
@@ -54,20 +38,20 @@ test('API keys', async (t) => {
     const oldKey = first.services.org.users.get(HAMLET)!.apiKey;
     await first.stop();
 
-    const printed = await runCli(['api-key', '--email', 'hamlet@example.com'], dataDir);
+    const printed = await runCli(['api-key', '--email', 'hamlet@example.com'], { PARLEY_DATA_DIR: dataDir });
     t.equal(printed.code, 0, printed.stderr);
     t.equal(printed.stdout.trim(), oldKey, 'api-key prints the key');
-    const regenerated = await runCli(['api-key', '--email', 'hamlet@example.com', '--regenerate'], dataDir);
+    const regenerated = await runCli(['api-key', '--email', 'hamlet@example.com', '--regenerate'], { PARLEY_DATA_DIR: dataDir });
     t.equal(regenerated.code, 0, regenerated.stderr);
     const newKey = regenerated.stdout.trim();
     t.match(newKey, /^[A-Za-z0-9]{32}$/);
     t.not(newKey, oldKey);
-    const reset = await runCli(['reset-password', '--email', 'hamlet@example.com', '--password', 'to-be-or-not-to-be'], dataDir);
+    const reset = await runCli(['reset-password', '--email', 'hamlet@example.com', '--password', 'to-be-or-not-to-be'], { PARLEY_DATA_DIR: dataDir });
     t.equal(reset.code, 0, reset.stderr);
     t.match(reset.stdout, 'new password for hamlet@example.com');
-    const granted = await runCli(['change-role', '--email', 'desdemona@example.com', '--role', 'can_change_user_emails'], dataDir);
+    const granted = await runCli(['change-role', '--email', 'desdemona@example.com', '--role', 'can_change_user_emails'], { PARLEY_DATA_DIR: dataDir });
     t.equal(granted.code, 0, granted.stderr);
-    t.equal((await runCli(['api-key', '--email', 'nobody@example.com'], dataDir)).code, 2, 'an unknown user is an error');
+    t.equal((await runCli(['api-key', '--email', 'nobody@example.com'], { PARLEY_DATA_DIR: dataDir })).code, 2, 'an unknown user is an error');
 
     const server = await startTestServer({}, { dataDir });
     t.teardown(() => server.destroy());
