@@ -2,8 +2,8 @@
  * Deactivating and reactivating accounts (`DELETE /users/{id}`, `DELETE /users/me`,
  * `POST /users/{id}/reactivate`). A deactivated user's key stops working at once (credentials
  * check `isActive`), their event queues go, and their reception intervals close so that nothing
- * sent while they are away becomes theirs; reactivation reopens them. Group memberships stay,
- * as in Zulip: readers leave inactive users out.
+ * sent while they are away becomes theirs; reactivation reopens them. They leave and rejoin the
+ * subscriber lists (peer events). Group memberships stay, as in Zulip: readers leave inactive users out.
  */
 import { ApiError, badRequest } from '../domain/errors.js';
 import { adminAccessError, deactivationError, ownDeactivationError } from '../domain/roles.js';
@@ -11,12 +11,31 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { everyone, ownerCount } from '../queries/people.js';
+import { peersOf } from './subscriptions.js';
 
-/** Deactivates one account in `tx`: its record, its subscriptions' intervals, its queues. */
+/** The channels the user is in a subscriber list of. */
+const subscribedChannels = (services: Services, userId: number) =>
+  Object.keys(services.subscriptions.channelsOf(userId)).map(Number).filter((id) => services.subscriptions.isSubscribed(userId, id));
+
+/** Tells those who see each channel's subscribers that the user left or rejoined them (one event per channel). */
+function peerEvents(services: Services, tx: Transaction, op: 'peer_add' | 'peer_remove', userId: number, channelIds: readonly number[]): void {
+  for (const channelId of channelIds) {
+    const channel = services.org.channels.get(channelId);
+    if (!channel) continue;
+    tx.emit({ type: 'subscription', op, stream_ids: [channelId], user_ids: [userId] }, peersOf(services, channel).filter((id) => id !== userId));
+  }
+}
+
+/**
+ * Deactivates one account in `tx`: its record and its subscriptions' intervals, with Zulip's
+ * events (level 377 on): `peer_remove` for its subscriptions, then `realm_user`.
+ */
 function deactivateIn(services: Services, tx: Transaction, user: UserRecord): void {
   const { org } = services;
+  const channels = subscribedChannels(services, user.id);
   services.subscriptions.suspend(user.id, tx);
   org.users.save({ ...user, isActive: false }, tx);
+  peerEvents(services, tx, 'peer_remove', user.id, channels);
   tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: false } }, everyone(services));
 }
 
@@ -69,6 +88,7 @@ export async function reactivateUser(services: Services, actor: UserRecord, targ
     services.subscriptions.resume(current.id, tx);
     services.org.users.save({ ...current, isActive: true }, tx);
     tx.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, is_active: true } }, everyone(services));
+    peerEvents(services, tx, 'peer_add', current.id, subscribedChannels(services, current.id));
   });
   return {};
 }

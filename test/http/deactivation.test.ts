@@ -101,6 +101,28 @@ test('deactivation', async (t) => {
     t.notOk(veronaIds.includes(meanwhile), 'unread_msgs agrees');
   });
 
+  t.test('peer_remove before realm_user on deactivation, peer_add on reactivation', async (t) => {
+    const { server, iago, othello } = await world(t);
+    const shared = Object.keys(server.services.subscriptions.channelsOf(HAMLET)).map(Number)
+      .filter((id) => server.services.subscriptions.isSubscribed(HAMLET, id) && server.services.subscriptions.isSubscribed(OTHELLO, id));
+    t.ok(shared.includes(VERONA));
+    const watcher = await register(othello, { event_types: ['subscription', 'realm_user'] });
+    t.equal((await iago.delete(`/users/${HAMLET}`)).status, 200);
+    const gone = await take(watcher);
+    t.same(gone.at(-1).person, { user_id: HAMLET, is_active: false }, 'realm_user comes last');
+    const removed = gone.filter((e) => e.type === 'subscription');
+    t.ok(removed.every((e) => e.op === 'peer_remove' && e.user_ids.length === 1 && e.user_ids[0] === HAMLET));
+    t.same(removed.flatMap((e) => e.stream_ids).sort((a, b) => a - b), [...shared].sort((a, b) => a - b), "one per channel othello sees hamlet's subscription to");
+    const listed = (await othello.post('/register', { fetch_event_types: ['subscription'], include_subscribers: true })).body.subscriptions;
+    t.notOk(listed.find((s: { stream_id: number }) => s.stream_id === VERONA).subscribers.includes(HAMLET), 'not among the subscribers');
+    t.equal((await iago.post(`/users/${HAMLET}/reactivate`)).status, 200);
+    const back = await take(watcher);
+    t.same(back[0].person, { user_id: HAMLET, is_active: true });
+    const added = back.filter((e) => e.type === 'subscription');
+    t.ok(added.every((e) => e.op === 'peer_add' && e.user_ids[0] === HAMLET));
+    t.same(added.flatMap((e) => e.stream_ids).sort((a, b) => a - b), [...shared].sort((a, b) => a - b));
+  });
+
   t.test('the bots a user owns are deactivated first', async (t) => {
     const { server, iago, othello } = await world(t);
     const tx = new Transaction();
