@@ -21,8 +21,8 @@ const unreadIds = async (api: Parameters<typeof fetchIds>[0]) =>
 
 test('deactivation', async (t) => {
   t.test('an administrator deactivates a user: key refused at once, queues gone, realm_user event', async (t) => {
-    const { server, iago, hamlet, othello } = await world(t);
-    const watcher = await register(othello, { event_types: ['realm_user'] });
+    const { desdemona, server, iago, hamlet, othello } = await world(t);
+    const watcher = await register(desdemona, { event_types: ['realm_user'] });
     const hamletQueue = await register(hamlet);
     const parked = longPoll(hamletQueue);
     t.equal((await iago.delete(`/users/${HAMLET}`)).status, 200);
@@ -124,13 +124,13 @@ test('deactivation', async (t) => {
   });
 
   t.test('the bots a user owns are deactivated first', async (t) => {
-    const { server, iago, othello } = await world(t);
+    const { desdemona, server, iago, othello } = await world(t);
     const tx = new Transaction();
     const bot = createAccount(server.services.org, server.services.counters, tx, {
       email: 'hamlet-bot@example.com', fullName: "Hamlet's bot", role: Role.MEMBER, passwordHash: null, isBot: true, botOwnerId: HAMLET, nowMs: Date.now(),
     });
     await server.services.commit(tx);
-    const watcher = await register(othello, { event_types: ['realm_user'] });
+    const watcher = await register(desdemona, { event_types: ['realm_user'] });
     t.equal((await iago.delete(`/users/${HAMLET}`)).status, 200);
     t.same((await take(watcher)).map((e) => e.person), [{ user_id: bot.id, is_active: false }, { user_id: HAMLET, is_active: false }]);
     t.equal(server.services.org.users.get(bot.id)!.isActive, false);

@@ -25,8 +25,8 @@ const profileOf = async (api: Api, userId: number) => (await api.get(`/users/${u
 
 test('custom profile fields', async (t) => {
   t.test('create and list, with the custom_profile_fields event on another queue', async (t) => {
-    const { iago, hamlet, othello } = await world(t);
-    const watcher = await register(othello, { event_types: ['custom_profile_fields'] });
+    const { desdemona, iago, hamlet, othello } = await world(t);
+    const watcher = await register(desdemona, { event_types: ['custom_profile_fields'] });
     const phone = await create(iago, { name: '  Phone  ', hint: 'Your number', field_type: 1, display_in_profile_summary: true });
     const editor = await create(iago, {
       name: 'Favorite editor', field_type: 3, required: true, editable_by_user: false,
@@ -101,7 +101,7 @@ test('custom profile fields', async (t) => {
   });
 
   t.test('values: rules per type, rendering, events, GET /users', async (t) => {
-    const { iago, hamlet, othello } = await world(t);
+    const { desdemona, iago, hamlet, othello } = await world(t);
     const short = await create(iago, { name: 'Motto', field_type: 1 });
     const long = await create(iago, { name: 'Biography', field_type: 2 });
     const select = await create(iago, { name: 'Editor', field_type: 3, field_data: { vim: { text: 'Vim', order: '1' }, emacs: { text: 'Emacs', order: '2' } } });
@@ -125,7 +125,7 @@ test('custom profile fields', async (t) => {
     t.same(await set(hamlet, locked, 'mine'), bad('You are not allowed to change this field. Contact an administrator to update it.'));
     t.same(await profileOf(iago, HAMLET), {}, 'a refused request sets nothing');
 
-    const watcher = await register(othello, { event_types: ['realm_user'] });
+    const watcher = await register(desdemona, { event_types: ['realm_user'] });
     const response = await hamlet.patch('/users/me/profile_data', {
       data: [
         { id: short, value: 'To be **or** not' }, { id: long, value: 'Prince of *Denmark*' }, { id: select, value: 'vim' },
@@ -175,10 +175,10 @@ test('custom profile fields', async (t) => {
   });
 
   t.test("an administrator's profile_data in PATCH /users/{id}", async (t) => {
-    const { iago, hamlet, othello } = await world(t);
+    const { desdemona, iago, hamlet, othello } = await world(t);
     const locked = await create(iago, { name: 'Badge', field_type: 1, editable_by_user: false });
     const date = await create(iago, { name: 'Birthday', field_type: 4 });
-    const watcher = await register(othello, { event_types: ['realm_user'] });
+    const watcher = await register(desdemona, { event_types: ['realm_user'] });
     t.equal((await iago.patch(`/users/${HAMLET}`, { profile_data: [{ id: locked, value: 'Gold' }, { id: date, value: '1600-01-01' }] })).status, 200, 'administrators change fields users may not');
     t.same((await take(watcher)).map((e) => e.person.custom_profile_field.id), [locked, date]);
     t.same(error(await iago.patch(`/users/${HAMLET}`, { profile_data: [{ id: date, value: 'soon' }] })), bad('Birthday is not a date'));

@@ -46,13 +46,13 @@ test('user administration', async (t) => {
   });
 
   t.test('full_name: a plain string, with Zulip\'s name rules', async (t) => {
-    const { iago, othello } = await world(t);
+    const { desdemona, iago, othello } = await world(t);
     const patch = async (full_name: string) => error(await iago.patch(`/users/${HAMLET}`, { full_name }));
     t.same(await patch('x'.repeat(101)), bad('Name too long!'));
     t.same(await patch('H'), bad('Name too short!'));
     for (const name of ['Ham*let', 'Ham`let', 'Ham\\let', 'Ham>let', 'Ham"let', 'Ham@let']) t.same(await patch(name), bad('Invalid characters in name!'), name);
     t.same(await patch('Hamlet|15'), bad('Invalid format!'));
-    const queue = await register(othello, { event_types: ['realm_user'] });
+    const queue = await register(desdemona, { event_types: ['realm_user'] });
     t.equal((await iago.patch(`/users/${HAMLET}`, { full_name: '   ' })).status, 200, 'a blank name is ignored, as Zulip does');
     t.equal((await iago.patch(`/users/${HAMLET}`, { full_name: '  [1, 2]  ' })).status, 200, 'not JSON-decoded; trimmed');
     t.same((await take(queue)).map((e) => e.person), [{ user_id: HAMLET, full_name: '[1, 2]' }]);
@@ -70,7 +70,7 @@ test('user administration', async (t) => {
     t.same(error(await desdemona.patch(`/users/${polonius}`, { role: 100 })), bad('Guests cannot be organization administrators'));
     t.same(error(await iago.patch(`/users/${HAMLET}`, { role: 250 })), bad('Invalid role'));
     t.same(error(await iago.patch(`/users/${HAMLET}`, { role: '"x"' })), bad('role is not an integer'));
-    const queue = await register(othello, { event_types: ['realm_user'] });
+    const queue = await register(desdemona, { event_types: ['realm_user'] });
     t.equal((await iago.patch(`/users/${polonius}`, { role: 400 })).status, 200, 'a guest becomes a member first');
     t.equal((await desdemona.patch(`/users/${HAMLET}`, { role: 100 })).status, 200, 'an owner makes another owner');
     t.equal((await desdemona.patch(`/users/${desdemonaId}`, { role: 200 })).status, 200, 'who may then step down');
