@@ -68,7 +68,8 @@ export async function deactivateUser(services: Services, actor: UserRecord, targ
 /** `DELETE /users/me`: anyone but the last user or the only owner. */
 export async function deactivateOwnUser(services: Services, actor: UserRecord): Promise<Record<string, never>> {
   await services.write((tx) => {
-    const active = [...services.org.users.all()].filter((u) => u.isActive && !u.isBot).length;
+    // As Zulip, bots count: the last account is the last active one of any kind.
+    const active = [...services.org.users.all()].filter((u) => u.isActive && !u.isSystemBot).length;
     const refusal = ownDeactivationError(actor, active, ownerCount(services));
     if (refusal) {
       throw new ApiError('CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${refusal.entity}`, 400, { entity: refusal.entity, is_last_owner: refusal.isLastOwner });
@@ -84,7 +85,8 @@ export async function reactivateUser(services: Services, actor: UserRecord, targ
     const current = services.org.users.get(target.id)!;
     const refusal = adminAccessError(actor.role, current, true);
     if (refusal) throw badRequest(refusal);
-    if (current.isActive) throw badRequest('User is already active');
+    // Zulip answers success; nothing changes, so nothing is said.
+    if (current.isActive) return;
     services.subscriptions.resume(current.id, tx);
     services.org.users.save({ ...current, isActive: true }, tx);
     tx.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, is_active: true } }, everyone(services));
