@@ -6,6 +6,9 @@ import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { changeRole } from './accounts.js';
+import { directSystemGroups } from '../domain/system-groups.js';
+import { channelVisible } from '../queries/channel-access.js';
+import { channelObject } from '../queries/subscription-format.js';
 import { everyone, ownerCount } from '../queries/people.js';
 import { setValuesIn } from './profile-fields.js';
 import { canSeeEmail, formatUser, isValidEmail } from '../domain/users.js';
@@ -39,8 +42,11 @@ export async function updateUser(services: Services, actor: UserRecord, target: 
       if (!isRole(role)) throw badRequest('Invalid role');
       const problem = roleChangeError(actor.role, user.role, role, ownerCount(services));
       if (problem) throw badRequest(problem);
+      const before = user;
+      const visibleBefore = visibleChannelIds(services, before);
       user = changeRole(org, tx, user, role);
       tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, role } }, recipients);
+      roleChangeEvents(services, tx, before, user, visibleBefore);
     }
     // As Zulip: a name of only spaces is ignored (the administrators' form sends one unchanged).
     if (params.full_name !== undefined && params.full_name !== user.fullName && params.full_name.trim() !== '') {
@@ -59,6 +65,27 @@ export async function updateUser(services: Services, actor: UserRecord, target: 
     if (params.new_email !== undefined) changeEmail(services, tx, actor, user, params.new_email);
   });
   return {};
+}
+
+const visibleChannelIds = (services: Services, user: UserRecord) =>
+  new Set([...services.org.channels.all()].filter((c) => channelVisible(services, user, c)).map((c) => c.id));
+
+/**
+ * What else a role change tells, as Zulip's `do_change_user_role`: the system groups the user
+ * left and joined (`user_group` members events, to everyone), and, to the user, the channels
+ * they now see or no longer see (a guest's becoming a member, and back).
+ */
+function roleChangeEvents(services: Services, tx: Transaction, before: UserRecord, after: UserRecord, visibleBefore: ReadonlySet<number>): void {
+  const { org } = services;
+  const left = directSystemGroups(before.role).filter((name) => !directSystemGroups(after.role).includes(name));
+  const joined = directSystemGroups(after.role).filter((name) => !directSystemGroups(before.role).includes(name));
+  for (const name of left) tx.emit({ type: 'user_group', op: 'remove_members', group_id: org.realm.systemGroups[name], user_ids: [after.id] }, everyone(services));
+  for (const name of joined) tx.emit({ type: 'user_group', op: 'add_members', group_id: org.realm.systemGroups[name], user_ids: [after.id] }, everyone(services));
+  const visibleAfter = visibleChannelIds(services, after);
+  const gained = [...visibleAfter].filter((id) => !visibleBefore.has(id)).sort((a, b) => a - b);
+  const lost = [...visibleBefore].filter((id) => !visibleAfter.has(id)).sort((a, b) => a - b);
+  if (gained.length > 0) tx.emit({ type: 'stream', op: 'create', streams: gained.map((id) => channelObject(services, org.channels.get(id)!)) }, [after.id]);
+  if (lost.length > 0) tx.emit({ type: 'stream', op: 'delete', streams: lost.map((id) => ({ stream_id: id })), stream_ids: lost }, [after.id]);
 }
 
 /** `new_email`: an owner holding `can_change_user_emails` sets another address. */

@@ -71,7 +71,19 @@ test('user administration', async (t) => {
     t.same(error(await iago.patch(`/users/${HAMLET}`, { role: 250 })), bad('Invalid role'));
     t.same(error(await iago.patch(`/users/${HAMLET}`, { role: '"x"' })), bad('role is not an integer'));
     const queue = await register(desdemona, { event_types: ['realm_user'] });
+    const groupsQueue = await register(desdemona, { event_types: ['user_group'] });
+    const poloniusQueue = await register(clientFor(server, 'polonius@example.com'), { event_types: ['stream'] });
+    const publicChannels = [...server.services.org.channels.all()].filter((c) => !c.inviteOnly).map((c) => c.id);
+    const guestSees = publicChannels.filter((id) => server.services.subscriptions.isSubscribed(polonius, id));
     t.equal((await iago.patch(`/users/${polonius}`, { role: 400 })).status, 200, 'a guest becomes a member first');
+    const { systemGroups } = server.services.org.realm;
+    t.same((await take(groupsQueue)).map(({ id: _, ...e }) => e), [
+      { type: 'user_group', op: 'remove_members', group_id: systemGroups['role:everyone'], user_ids: [polonius] },
+      { type: 'user_group', op: 'add_members', group_id: systemGroups['role:fullmembers'], user_ids: [polonius] },
+      { type: 'user_group', op: 'add_members', group_id: systemGroups['role:members'], user_ids: [polonius] },
+    ], 'the system groups left and joined');
+    const [created] = await take(poloniusQueue);
+    t.same(created.streams.map((c: { stream_id: number }) => c.stream_id).sort(), publicChannels.filter((id) => !guestSees.includes(id)).sort(), 'the public channels a member sees');
     t.equal((await desdemona.patch(`/users/${HAMLET}`, { role: 100 })).status, 200, 'an owner makes another owner');
     t.equal((await desdemona.patch(`/users/${desdemonaId}`, { role: 200 })).status, 200, 'who may then step down');
     t.same((await take(queue)).map((e) => e.person), [{ user_id: polonius, role: 400 }, { user_id: HAMLET, role: 100 }, { user_id: desdemonaId, role: 200 }]);
