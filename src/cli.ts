@@ -29,13 +29,17 @@ const ROLE_NAMES: Record<string, Role> = {
   guest: Role.GUEST,
 };
 
+/** Zulip's special permission that `new_email` in PATCH /users/{id} needs (with the owner role). */
+const SPECIAL_PERMISSION = 'can_change_user_emails';
+
 const USAGE = `usage: npm run cli -- <command> [options]
 
 commands:
   init [--demo]                                   create the organization if the data directory is empty
   create-user --email E --name N [--role R] [--password P]
                                                   add a user (role: owner, administrator, moderator, member, guest)
-  change-role --email E --role R                  change a user's role
+  change-role --email E --role R [--revoke]       change a user's role, or grant (take away with --revoke) the
+                                                  special permission can_change_user_emails (--role can_change_user_emails)
   reset-password --email E [--password P]         set a new password (a random one is printed if not given)
   api-key --email E [--regenerate]                print (or replace) a user's API key
   list-users                                      list every user and bot
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
       password: { type: 'string' },
       demo: { type: 'boolean' },
       regenerate: { type: 'boolean' },
+      revoke: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -115,6 +120,11 @@ async function main(): Promise<void> {
     case 'change-role': {
       const user = userByEmail();
       if (!values.role) fail('--role is required');
+      if (values.role === SPECIAL_PERMISSION) {
+        org.users.save({ ...user, canChangeUserEmails: !values.revoke }, tx);
+        print(`${user.deliveryEmail} ${values.revoke ? 'no longer has' : 'now has'} ${SPECIAL_PERMISSION}`);
+        break;
+      }
       const role = roleOf(values.role);
       if (user.role === Role.OWNER && role !== Role.OWNER && [...org.users.all()].filter((u) => u.isActive && u.role === Role.OWNER).length <= 1) {
         fail('the owner role cannot be removed from the only organization owner');

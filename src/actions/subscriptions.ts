@@ -126,7 +126,7 @@ export function unsubscribeUsers(services: Services, tx: Transaction, users: rea
 }
 
 /** Users told about changes to a channel's subscribers: those who can see them. */
-function peersOf(services: Services, channel: ChannelRecord): number[] {
+export function peersOf(services: Services, channel: ChannelRecord): number[] {
   const ids: number[] = [];
   for (const user of services.org.users.all()) {
     if (!user.isActive || user.isSystemBot) continue;

@@ -36,7 +36,7 @@ export class SubscriptionBook {
     for (const id of this.actors.ids(subscriptionsKind.name)) {
       const context = this.context(Number(id));
       for (const [channelId, sub] of Object.entries(context.channels)) {
-        if (sub.active) this.add(this.subscribers, Number(channelId), Number(id));
+        if (sub.active && !context.suspended) this.add(this.subscribers, Number(channelId), Number(id));
         if (sub.received?.length) this.add(this.receivers, Number(channelId), Number(id));
       }
     }
@@ -134,6 +134,29 @@ export class SubscriptionBook {
     if (!this.isSubscribed(userId, channelId)) return;
     this.subscribers.get(channelId)!.delete(userId);
     tx.onRollback(() => this.add(this.subscribers, channelId, userId));
+  }
+
+  /**
+   * Deactivation: the user's intervals close and they leave every subscriber list, while their
+   * subscriptions stay for a reactivation (Zulip keeps the rows, marked `is_user_active = False`).
+   */
+  suspend(userId: number, tx: Transaction): void {
+    this.actors.send(subscriptionsKind, String(userId), { type: 'SUSPEND', until: this.nextMessageId() }, tx);
+    for (const [channelId, state] of Object.entries(this.channelsOf(userId))) {
+      if (!state.active || !this.isSubscribed(userId, Number(channelId))) continue;
+      this.subscribers.get(Number(channelId))!.delete(userId);
+      tx.onRollback(() => this.add(this.subscribers, Number(channelId), userId));
+    }
+  }
+
+  /** Reactivation: intervals reopen for the channels still subscribed, and the user is back in their subscriber lists. */
+  resume(userId: number, tx: Transaction): void {
+    this.actors.send(subscriptionsKind, String(userId), { type: 'RESUME', from: this.nextMessageId() }, tx);
+    for (const [channelId, state] of Object.entries(this.channelsOf(userId))) {
+      if (!state.active || this.isSubscribed(userId, Number(channelId))) continue;
+      this.add(this.subscribers, Number(channelId), userId);
+      tx.onRollback(() => this.subscribers.get(Number(channelId))?.delete(userId));
+    }
   }
 
   setProperty(userId: number, channelId: number, property: SubscriptionProperty, value: string | boolean | null, tx: Transaction): void {

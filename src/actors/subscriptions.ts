@@ -43,6 +43,11 @@ export interface SubscriptionsContext {
   channels: Record<string, SubscriptionState>;
   /** By `${channelId}:${topic key}`; INHERIT is never stored. */
   topics: Record<string, TopicVisibility>;
+  /**
+   * The user is deactivated: subscriptions stay (as Zulip's `is_user_active = False` rows) but
+   * every reception interval is closed, so nothing sent meanwhile becomes theirs.
+   */
+  suspended?: boolean;
 }
 
 export const SUBSCRIPTION_PROPERTIES = {
@@ -65,6 +70,10 @@ export type SubscriptionsEvent =
   | { type: 'UNSUBSCRIBE'; channelId: number; until: number }
   /** The cut-over to reception intervals: active subscriptions receive from `from` on. */
   | { type: 'CUT_OVER'; from: number }
+  /** Deactivation: close every open interval at `until` (the next message id). */
+  | { type: 'SUSPEND'; until: number }
+  /** Reactivation: reopen an interval at `from` for every channel still subscribed. */
+  | { type: 'RESUME'; from: number }
   | { type: 'SET_PROPERTY'; channelId: number; property: SubscriptionProperty; value: string | boolean | null }
   | { type: 'SET_TOPIC_VISIBILITY'; channelId: number; topic: string; topicKey: string; policy: VisibilityPolicy; at: number };
 
@@ -116,6 +125,20 @@ export const subscriptionsMachine = setup({
         return channels;
       },
     }),
+    suspend: assign(({ context, event }) => {
+      if (event.type !== 'SUSPEND') return {};
+      const channels: Record<string, SubscriptionState> = {};
+      for (const [id, state] of Object.entries(context.channels)) channels[id] = { ...state, received: closeAt(state.received ?? [], event.until) };
+      return { channels, suspended: true };
+    }),
+    resume: assign(({ context, event }) => {
+      if (event.type !== 'RESUME') return {};
+      const channels: Record<string, SubscriptionState> = {};
+      for (const [id, state] of Object.entries(context.channels)) {
+        channels[id] = state.active ? { ...state, received: openAt(state.received ?? [], event.from) } : state;
+      }
+      return { channels, suspended: false };
+    }),
     setProperty: assign({
       channels: ({ context, event }) => {
         if (event.type !== 'SET_PROPERTY') return context.channels;
@@ -145,6 +168,8 @@ export const subscriptionsMachine = setup({
         SUBSCRIBE: { actions: 'subscribe' },
         UNSUBSCRIBE: { actions: 'unsubscribe' },
         CUT_OVER: { actions: 'cutOver' },
+        SUSPEND: { actions: 'suspend' },
+        RESUME: { actions: 'resume' },
         SET_PROPERTY: { actions: 'setProperty' },
         SET_TOPIC_VISIBILITY: { actions: 'setTopicVisibility' },
       },

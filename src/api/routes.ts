@@ -22,6 +22,9 @@ import * as presence from './presence.js';
 import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
+import * as deactivation from './deactivation.js';
+import * as keyRotation from './key-rotation.js';
+import * as profileFields from './profile-fields.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
 import * as readReceipts from './read-receipts.js';
@@ -154,4 +157,19 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_groups/{user_group_id:int}/members/{user_id:int}', userGroups.getIsUserGroupMember, schemas.getUserGroupMembers,         'user'),
   route('POST',   '/user_groups/{user_group_id:int}/subgroups', userGroups.updateUserGroupSubgroups,        schemas.updateUserGroupSubgroups,     'user'),
   route('GET',    '/user_groups/{user_group_id:int}/subgroups', userGroups.getUserGroupSubgroups,           schemas.getUserGroupSubgroups,        'user'),
+  route('DELETE', '/users/{user_id:int}',                 deactivation.deactivateUser,                      schemas.deactivateUser,               'user'),
+  route('POST',   '/users/{user_id:int}/reactivate',      deactivation.reactivateUser,                      schemas.reactivateUser,               'user'),
+  route('DELETE', '/users/me',                            deactivation.deactivateOwnUser,                   schemas.deactivateOwnUser,            'user'),
+
+  // API keys
+  route('POST',   '/users/me/api_key/regenerate',         keyRotation.regenerateApiKey,                     schemas.regenerateApiKey,             'user'),
+
+  // Custom profile fields
+  route('GET',    '/realm/profile_fields',                profileFields.getProfileFields,                   schemas.getProfileFields,             'user'),
+  route('POST',   '/realm/profile_fields',                profileFields.createProfileField,                 schemas.createProfileField,           'user'),
+  route('PATCH',  '/realm/profile_fields',                profileFields.reorderProfileFields,               schemas.reorderProfileFields,         'user'),
+  route('PATCH',  '/realm/profile_fields/{field_id:int}', profileFields.updateProfileField,                 schemas.updateProfileField,           'user'),
+  route('DELETE', '/realm/profile_fields/{field_id:int}', profileFields.deleteProfileField,                 schemas.deleteProfileField,           'user'),
+  route('PATCH',  '/users/me/profile_data',               profileFields.updateProfileData,                  schemas.updateProfileData,            'user'),
+  route('DELETE', '/users/me/profile_data',               profileFields.deleteProfileData,                  schemas.deleteProfileData,            'user'),
 ];

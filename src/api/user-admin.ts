@@ -1,13 +1,14 @@
-/** Administering users: `POST /users` (create) and `PATCH /users/{user_id}` / `{email}` (name, role), with `realm_user` events. */
+/** Administering users: `POST /users` (create) and `PATCH /users/{user_id}` / `{email}`, with `realm_user` events. */
 import { badRequest } from '../domain/errors.js';
-import { canSeeEmail, type UserRecord } from '../domain/users.js';
+import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import { userByPathEmail } from '../queries/user-lookup.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/users.js';
 
 /** The user an administrator names by id. */
-function target(services: Services, id: number): UserRecord {
+export function target(services: Services, id: number): UserRecord {
   const user = services.org.users.get(id);
   if (!user || user.isSystemBot) throw badRequest('No such user');
   return user;
@@ -27,11 +28,6 @@ export function updateUser(services: Services, request: Request<typeof schemas.u
 
 /** PATCH /users/{email:email} */
 export function updateUserByEmail(services: Services, request: Request<typeof schemas.updateUser, { email: string }>) {
-  const { org } = services;
   const actor = me(request);
-  const email = request.params.email;
-  const user = org.users.byEmail(email);
-  const visible = user && (user.deliveryEmail.toLowerCase() !== email.toLowerCase() || canSeeEmail(actor, user));
-  if (!user || !visible || user.isSystemBot) throw badRequest('No such user');
-  return actions.updateUser(services, actor, user, request.params);
+  return actions.updateUser(services, actor, userByPathEmail(services, actor, request.params.email), request.params);
 }

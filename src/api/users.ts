@@ -6,6 +6,7 @@ import { canSeeEmail, formatUser, type UserRecord } from '../domain/users.js';
 import { RawJson } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { unauthorized } from '../queries/credentials.js';
+import { userByPathEmail } from '../queries/user-lookup.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Request } from './route.js';
 
@@ -92,10 +93,6 @@ export function getUser(services: Services, request: Request<typeof schemas.getU
 /** GET /users/{email:email} */
 export function getUserByEmail(services: Services, request: Request<typeof schemas.getUserByEmail, { email: string }>) {
   const viewer = me(request);
-  const email = request.params.email;
-  const target = services.org.users.byEmail(email);
-  // A real address only finds a user whose real address the viewer may see.
-  const visible = target && (target.deliveryEmail.toLowerCase() !== email.toLowerCase() || canSeeEmail(viewer, target));
-  if (!target || !visible || target.isSystemBot) throw badRequest('No such user');
+  const target = userByPathEmail(services, viewer, request.params.email);
   return { user: format(services, target, viewer, request.params.client_gravatar, request.params.include_custom_profile_fields) };
 }

@@ -2,6 +2,7 @@
 import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
+import type { ProfileFieldRecord } from './profile-fields.js';
 
 export interface RealmRecord {
   id: number;
@@ -16,6 +17,8 @@ export interface RealmRecord {
   systemGroups: Record<SystemGroupName, number>;
   /** Settings reported by POST /register as `realm_<key>`; see REALM_DEFAULTS. */
   settings: RealmSettings;
+  /** Custom profile fields (absent until the first is created). */
+  profileFields?: readonly ProfileFieldRecord[];
 }
 
 export interface RealmSettings {

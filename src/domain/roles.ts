@@ -29,5 +29,33 @@ export function roleChangeError(actorRole: Role, currentRole: Role, next: Role, 
   if (currentRole === Role.OWNER && next !== Role.OWNER && ownerCount <= 1) {
     return 'The owner permission cannot be removed from the only organization owner.';
   }
+  // The spec's example of a rule violation (Zulip's message from when roles were two flags).
+  if (currentRole === Role.GUEST && isAdmin(next)) return 'Guests cannot be organization administrators';
+  return undefined;
+}
+
+/** What an administrator's action on another account needs, as Zulip's `access_user_by_id(for_admin=True)`. */
+export function adminAccessError(actorRole: Role, target: { isActive: boolean }, allowDeactivated: boolean): string | undefined {
+  if (!target.isActive && !allowDeactivated) return 'User is deactivated';
+  if (!isAdmin(actorRole)) return 'Insufficient permission';
+  return undefined;
+}
+
+/**
+ * May `actor` deactivate `target` (`DELETE /users/{id}`)? Owners alone deactivate owners, and
+ * the only owner stays. `ownerCount` counts active human owners.
+ */
+export function deactivationError(actorRole: Role, target: { role: Role; isActive: boolean; isBot: boolean }, ownerCount: number): string | undefined {
+  const access = adminAccessError(actorRole, target, false);
+  if (access) return access;
+  if (target.role === Role.OWNER && actorRole !== Role.OWNER) return 'Must be an organization owner';
+  if (target.role === Role.OWNER && !target.isBot && ownerCount <= 1) return 'Cannot deactivate the only organization owner';
+  return undefined;
+}
+
+/** Why a user may not deactivate their own account (`DELETE /users/me`): the last user, or the only owner. */
+export function ownDeactivationError(self: { role: Role; isBot: boolean }, activeUsers: number, ownerCount: number): { entity: string; isLastOwner: boolean } | undefined {
+  if (activeUsers <= 1) return { entity: 'user', isLastOwner: false };
+  if (self.role === Role.OWNER && !self.isBot && ownerCount <= 1) return { entity: 'organization owner', isLastOwner: true };
   return undefined;
 }

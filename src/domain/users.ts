@@ -1,5 +1,6 @@
 /** User and bot records, who may see whose email, and the user objects the API returns. */
 import { avatarUrlFor, type AvatarSource } from './avatar.js';
+import { badRequest } from './errors.js';
 import { isAdmin, isGuest, isModerator, isOwner, Role } from './roles.js';
 
 /** Per-user email visibility (Zulip's `email_address_visibility` values). */
@@ -38,6 +39,10 @@ export interface UserRecord {
   emailAddressVisibility: EmailVisibility;
   /** Custom profile field values by field id. */
   profileData: Record<string, string>;
+  /** The HTML of the values of Markdown fields (short and long text), by field id. */
+  renderedProfileData?: Record<string, string>;
+  /** Zulip's `can_change_user_emails` special permission (granted with the admin CLI). */
+  canChangeUserEmails?: boolean;
   /** Personal settings that differ from the defaults. */
   settings: Record<string, unknown>;
 }
@@ -84,8 +89,6 @@ export interface UserFormatOptions {
   clientGravatar: boolean;
   /** Include `profile_data` (non-bots only). */
   includeProfileData: boolean;
-  /** Field ids whose values render as Markdown, with their rendering. */
-  renderProfileValue?: (fieldId: string, value: string) => string | undefined;
 }
 
 /** The user object of `GET /users` as `viewer` sees it. */
@@ -117,7 +120,7 @@ export function formatUser(target: UserRecord, viewer: UserRecord | undefined, o
   } else if (options.includeProfileData) {
     const profile: Record<string, { value: string; rendered_value?: string }> = {};
     for (const [fieldId, value] of Object.entries(target.profileData)) {
-      const rendered = options.renderProfileValue?.(fieldId, value);
+      const rendered = target.renderedProfileData?.[fieldId];
       profile[fieldId] = rendered === undefined ? { value } : { value, rendered_value: rendered };
     }
     user.profile_data = profile;
@@ -143,6 +146,20 @@ export function newUserRecord(fields: Pick<UserRecord, 'id' | 'deliveryEmail' | 
     settings: {},
     ...fields,
   };
+}
+
+/** Characters a name may not hold (they would confuse mention syntax), as Zulip's NAME_INVALID_CHARS. */
+const NAME_INVALID_CHARS = /[*`\\>"@]/;
+
+/** Zulip's `check_full_name`: the trimmed name, or the reason it is refused. */
+export function checkFullName(raw: string, maxLength: number): string {
+  const name = raw.trim();
+  if ([...name].length > maxLength) throw badRequest('Name too long!');
+  if ([...name].length < 2) throw badRequest('Name too short!');
+  if (NAME_INVALID_CHARS.test(name)) throw badRequest('Invalid characters in name!');
+  // A name ending in `|15` would read as the disambiguated mention syntax `@**Name|15**`.
+  if (/\|\d+$/.test(raw)) throw badRequest('Invalid format!');
+  return name;
 }
 
 export const isValidEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || /^[^\s@]+@[^\s@.]+$/.test(email);

@@ -3,6 +3,7 @@ import { newestMessageId } from './message-state.js';
 import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { avatarUrlFor } from '../domain/avatar.js';
+import { FIELD_TYPE_NAMES, fieldObject, inOrder } from '../domain/profile-fields.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { isAdmin, isGuest, isModerator, isOwner } from '../domain/roles.js';
 import {
@@ -41,16 +42,6 @@ export interface StateRequest {
   capabilities: QueueCapabilities;
 }
 
-const CUSTOM_PROFILE_FIELD_TYPES = {
-  SHORT_TEXT: { id: 1, name: 'Text (short)' },
-  LONG_TEXT: { id: 2, name: 'Text (long)' },
-  SELECT: { id: 3, name: 'List of options' },
-  DATE: { id: 4, name: 'Date picker' },
-  URL: { id: 5, name: 'Link' },
-  USER: { id: 6, name: 'Person picker' },
-  EXTERNAL_ACCOUNT: { id: 7, name: 'External account' },
-  PRONOUNS: { id: 8, name: 'Pronouns' },
-};
 
 function subscriptionState(services: Services, request: StateRequest) {
   const { user } = request;
@@ -143,8 +134,8 @@ export async function initialState(services: Services, request: StateRequest): P
   }
   if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services, request.capabilities.includeDeactivatedGroups === true);
   if (want('custom_profile_fields')) {
-    state.custom_profile_fields = [];
-    state.custom_profile_field_types = CUSTOM_PROFILE_FIELD_TYPES;
+    state.custom_profile_fields = inOrder(services.org.realm.profileFields ?? []).map(fieldObject);
+    state.custom_profile_field_types = FIELD_TYPE_NAMES;
   }
   if (want('presence')) {
     state.presences = presences(services, request.slimPresence, Math.floor(now / 1000));

@@ -6,7 +6,18 @@ export const updateUser = {
   "properties": {
     "full_name": { "type": "string" },
     "role": { "type": "integer" },
-    "profile_data": { "type": "array", "items": { "type": "object" } },
+    "profile_data": {
+      "type": "array",
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": { "type": "integer" },
+          "value": { "type": ["string", "array", "null"], "items": { "type": "integer" } }
+        },
+        "required": ["id", "value"],
+        "additionalProperties": false
+      }
+    },
     "new_email": { "type": "string" }
   }
 } as const;

@@ -1,5 +1,7 @@
 /** A server of this process as a fuzz target: pools read from its services, changes from a StateWatch. */
 import { ROUTES } from '../../src/api/routes.js';
+import { reactivateUser } from '../../src/actions/deactivation.js';
+import { Role } from '../../src/domain/roles.js';
 import { apiEmail } from '../../src/domain/users.js';
 import type { RunningServer } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
@@ -21,12 +23,27 @@ export function poolsOf(services: Services): Pick<FuzzPools, 'routes' | 'users' 
   };
 }
 
+/** Reactivates every deactivated human user and bot, as an owner would. */
+async function reactivateEveryone(services: Services): Promise<void> {
+  const owner = { ...[...services.org.users.all()][0]!, role: Role.OWNER };
+  for (const user of [...services.org.users.all()]) {
+    if (!user.isActive && !user.isSystemBot) await reactivateUser(services, owner, user);
+  }
+}
+
 export async function inProcessTarget(server: RunningServer): Promise<FuzzTarget & { watch: StateWatch }> {
   const watch = await StateWatch.start(server.services);
   return {
     url: server.url,
     watch,
-    pools: async () => poolsOf(server.services),
+    pools: async () => {
+      // Fuzzed requests deactivate users (DELETE /users/me succeeds for most): bring them back between
+      // requests, or the run soon speaks only through 401s. The watch takes the change in, so it is
+      // not blamed on the next request.
+      await reactivateEveryone(server.services);
+      await watch.changes();
+      return poolsOf(server.services);
+    },
     changes: () => watch.changes(),
   };
 }

@@ -1,16 +1,13 @@
 /** Operations through real servers: Prometheus metrics, the health check, and online backup with restore (API and CLI). */
 import { test, type Test } from 'tap';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Api } from '../helpers/client.js';
 import { clientFor, demoClients, startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
+import { runCli } from '../helpers/process.js';
 import { requestBackup } from '../../src/ops/control.js';
 import { healthCheck } from '../../src/ops/health.js';
-
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** One scrape, as a map from series (name plus labels, as printed) to value. */
 async function scrape(server: TestServer): Promise<Map<string, number>> {
@@ -72,18 +69,6 @@ async function topicMessageIds(client: Api, channel: string, topic: string): Pro
     if (page.body.found_newest || page.body.messages.length === 0) return ids;
     anchor = page.body.messages.at(-1).id;
   }
-}
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/cli.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 /**

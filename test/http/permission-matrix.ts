@@ -50,6 +50,8 @@ const bad = (msg: string, code = 'BAD_REQUEST'): Outcome => ({ status: 400, code
 export const INVALID_MESSAGE = bad('Invalid message(s)');
 export const INVALID_CHANNEL = bad('Invalid channel ID');
 const NO_PERMISSION = bad('Insufficient permission');
+/** Zulip's require_realm_admin; the spec gives it the code BAD_REQUEST. */
+const NOT_ADMIN = bad('Must be an organization administrator');
 /** Zulip's require_non_guest_user, on subscribing. */
 const NOT_FOR_GUESTS = bad('Not allowed for guest users');
 
@@ -85,6 +87,12 @@ export interface Fixtures {
   freshQueue(caller: Caller): Promise<string>;
   /** The queue of othello registered at setup: someone else's queue for every other caller. */
   othersQueue: string;
+  /** A custom profile field (short text) made at setup, editable by users. */
+  profileField: number;
+  /** A new custom profile field, for rows that delete one. */
+  freshProfileField(): Promise<number>;
+  /** Every custom profile field's id now (for reordering). */
+  profileFieldIds(): number[];
   /** A new scheduled message (a DM to someone else) or reminder (of the owner's own Verona message), of the caller (prospero's for callers who are not active users) or of prospero. */
   scheduled(owner: Caller | 'prospero', kind: 'message' | 'reminder'): Promise<number>;
   /** The answer to POSTing `params` to `path` as the owner (prospero for callers who are not active users), for rows about one's own records. */
@@ -296,6 +304,90 @@ export const MATRIX: MatrixRow[] = [
     target: 'another user',
     request: (fx) => ({ path: `/users/${fx.email('prospero')}`, params: { full_name: 'Prospero from The Tempest' } }),
     expect: adminsOnly(NO_PERMISSION),
+  },
+  {
+    method: 'PATCH',
+    route: '/users/{user_id:int}',
+    target: "another user's profile data",
+    request: (fx) => ({ path: `/users/${fx.userId('prospero')}`, params: { profile_data: [{ id: fx.profileField, value: 'set by an admin' }] } }),
+    expect: adminsOnly(NO_PERMISSION),
+  },
+  // Deactivating prospero would change the fixtures: the administrators' cells are driven in deactivation.test.ts.
+  {
+    method: 'DELETE',
+    route: '/users/{user_id:int}',
+    target: 'another user',
+    request: (fx) => ({ path: `/users/${fx.userId('prospero')}` }),
+    expect: outcomes((c) => (ADMINS.includes(c) ? SKIP : NO_PERMISSION)),
+  },
+  {
+    method: 'DELETE',
+    route: '/users/{user_id:int}',
+    target: 'the only owner',
+    request: (fx) => ({ path: `/users/${fx.userId('desdemona')}` }),
+    expect: outcomes((c) => (c === 'desdemona' ? bad('Cannot deactivate the only organization owner') : c === 'iago' ? bad('Must be an organization owner') : NO_PERMISSION)),
+  },
+  {
+    method: 'POST',
+    route: '/users/{user_id:int}/reactivate',
+    target: 'an active user',
+    // Reactivating an active user changes nothing (and succeeds, as in Zulip).
+    request: (fx) => ({ path: `/users/${fx.userId('prospero')}/reactivate` }),
+    expect: adminsOnly(NO_PERMISSION),
+  },
+  {
+    method: 'DELETE',
+    route: '/users/me',
+    target: 'own',
+    request: () => ({ path: '/users/me' }),
+    expect: outcomes((c) => (c === 'desdemona' ? { status: 400, code: 'CANNOT_DEACTIVATE_LAST_USER', msg: 'Cannot deactivate the only organization owner' } : SKIP)),
+  },
+  // A new key would lock the caller out of the rows after this one: driven in api-keys.test.ts.
+  { method: 'POST', route: '/users/me/api_key/regenerate', target: 'own', request: () => ({ path: '/users/me/api_key/regenerate' }), expect: outcomes(() => SKIP) },
+
+  // Custom profile fields: anyone reads them and sets their own values; administrators define them.
+  { method: 'GET', route: '/realm/profile_fields', target: '-', request: () => ({ path: '/realm/profile_fields' }), expect: everyone(OK) },
+  {
+    method: 'POST',
+    route: '/realm/profile_fields',
+    target: '-',
+    request: (_fx, caller) => ({ path: '/realm/profile_fields', params: { name: `Made by ${caller}`, field_type: 1 } }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'PATCH',
+    route: '/realm/profile_fields',
+    target: '-',
+    request: (fx) => ({ path: '/realm/profile_fields', params: { order: [...fx.profileFieldIds()].reverse() } }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'PATCH',
+    route: '/realm/profile_fields/{field_id:int}',
+    target: 'a field',
+    request: (fx) => ({ path: `/realm/profile_fields/${fx.profileField}`, params: { hint: 'changed by the matrix' } }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'DELETE',
+    route: '/realm/profile_fields/{field_id:int}',
+    target: 'a field',
+    request: async (fx) => ({ path: `/realm/profile_fields/${await fx.freshProfileField()}` }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'PATCH',
+    route: '/users/me/profile_data',
+    target: 'own',
+    request: (fx, caller) => ({ path: '/users/me/profile_data', params: { data: [{ id: fx.profileField, value: `${caller}'s value` }] } }),
+    expect: everyone(OK),
+  },
+  {
+    method: 'DELETE',
+    route: '/users/me/profile_data',
+    target: 'own',
+    request: (fx) => ({ path: '/users/me/profile_data', params: { data: [fx.profileField] } }),
+    expect: everyone(OK),
   },
   {
     method: 'POST',

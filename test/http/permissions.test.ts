@@ -4,7 +4,6 @@
  * a private channel (id, name, description) or shows its messages or another pair's DMs.
  */
 import { test, type Test } from 'tap';
-import { Transaction } from '../../src/store/transaction.js';
 import { Api, type ApiResponse } from '../helpers/client.js';
 import { clientFor, startTestServer, type TestServer } from '../helpers/server.js';
 import {
@@ -85,11 +84,10 @@ test('permission matrix', async (t) => {
   for (const name of USERS) watchers.set(name, (await ok(users[name].post('/register', {}))).queue_id as string);
   let fixtureRequests = 0;
 
-  // The deactivated caller: cordelia, deactivated in the store (there is no deactivation route yet).
-  const cordelia = org.users.byEmail('cordelia@example.com')!;
-  const tx = new Transaction();
-  org.users.save({ ...cordelia, isActive: false }, tx);
-  await server.services.commit(tx);
+  // The deactivated caller: cordelia, deactivated by an administrator.
+  await ok(users.iago.delete(`/users/${userId('cordelia')}`));
+  // A custom profile field for the rows that change or delete one (the administrators' rows make their own).
+  const profileFieldId = (await ok(users.iago.post('/realm/profile_fields', { name: 'Matrix field', field_type: 1 }))).id as number;
 
   const fx: Fixtures = {
     userId,
@@ -106,6 +104,12 @@ test('permission matrix', async (t) => {
     },
     freshQueue: async (caller) => (fixtureRequests++, await ok(users[isUser(caller) ? caller : 'hamlet'].post('/register', {}))).queue_id as string,
     othersQueue,
+    profileField: profileFieldId,
+    freshProfileField: async () => {
+      fixtureRequests++;
+      return (await ok(users.iago.post('/realm/profile_fields', { name: `Field ${fixtureRequests}`, field_type: 1 }))).id as number;
+    },
+    profileFieldIds: () => (org.realm.profileFields ?? []).map((f) => f.id),
     send: async (sender, params) => (fixtureRequests++, await ok(users[sender].post('/messages', params))).id as number,
     scheduled: async (owner, kind) => {
       fixtureRequests++;

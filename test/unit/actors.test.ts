@@ -1,7 +1,8 @@
 /** Unit tests of the actor registry with a small machine of its own. */
 import { test } from 'tap';
 import { rmSync } from 'node:fs';
-import { assign, setup } from 'xstate';
+import { assign, initialTransition, setup, transition } from 'xstate';
+import { subscriptionsMachine, type SubscriptionsEvent } from '../../src/actors/subscriptions.js';
 import { ActorRegistry, type ActorKind } from '../../src/actors/registry.js';
 import { ActorSnapshots } from '../../src/store/actor-snapshots.js';
 import { Database } from '../../src/store/database.js';
@@ -73,4 +74,23 @@ test('registry: spawns lazily, persists with the change, restores on start', asy
   const third = await open();
   t.same(third.registry.ids('counter'), ['b'], 'removed actors are gone from the store');
   await third.db.close();
+});
+
+test('subscriptions actor: deactivation closes every interval, reactivation reopens the subscribed ones', async (t) => {
+  const [start] = initialTransition(subscriptionsMachine, { userId: 4 });
+  const step = (snapshot: typeof start, event: SubscriptionsEvent) => transition(subscriptionsMachine, snapshot, event)[0];
+  let s = step(start, { type: 'SUBSCRIBE', channelId: 1, color: '#fff', from: 10 });
+  s = step(s, { type: 'SUBSCRIBE', channelId: 2, color: '#fff', from: 12 });
+  s = step(s, { type: 'UNSUBSCRIBE', channelId: 2, until: 15 });
+  s = step(s, { type: 'SUSPEND', until: 20 });
+  t.same(s.context.channels['1']!.received, [10, 20], 'the open interval closes');
+  t.same(s.context.channels['2']!.received, [12, 15], 'a closed one stays');
+  t.ok(s.context.channels['1']!.active, 'the subscription itself stays');
+  t.equal(s.context.suspended, true);
+  s = step(s, { type: 'RESUME', from: 30 });
+  t.same(s.context.channels['1']!.received, [10, 20, 30], 'reopened where the user returned: 20..30 is not theirs');
+  t.same(s.context.channels['2']!.received, [12, 15], 'not reopened: unsubscribed');
+  t.equal(s.context.suspended, false);
+  s = step(step(s, { type: 'SUSPEND', until: 30 }), { type: 'RESUME', from: 30 });
+  t.same(s.context.channels['1']!.received, [10, 20, 30], 'away while nothing was sent: one interval');
 });
