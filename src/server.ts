@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { bindRoutes } from './api/route.js';
 import { ROUTES } from './api/routes.js';
+import { bindPages } from './api/pages.js';
 import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
@@ -94,6 +95,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     observe: metrics?.observe,
     health: healthCheck(services),
+    pages: bindPages(services),
   });
   const port = await front.listen(config.host, config.port);
   const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));

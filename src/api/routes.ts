@@ -24,6 +24,7 @@ import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
+import * as invitations from './invitations.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -110,4 +111,12 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
   route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
   route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+
+  // Invitations
+  route('GET',    '/invites',                             invitations.getInvites,                           schemas.getInvites,                   'user'),
+  route('POST',   '/invites',                             invitations.sendInvites,                          schemas.sendInvites,                  'user'),
+  route('DELETE', '/invites/{invite_id:int}',             invitations.revokeInvite,                         schemas.revokeInvite,                 'user'),
+  route('POST',   '/invites/{invite_id:int}/resend',      invitations.resendInvite,                         schemas.resendInvite,                 'user'),
+  route('POST',   '/invites/multiuse',                    invitations.createInviteLink,                     schemas.createInviteLink,             'user'),
+  route('DELETE', '/invites/multiuse/{invite_id:int}',    invitations.revokeInviteLink,                     schemas.revokeInviteLink,             'user'),
 ];
