@@ -79,6 +79,7 @@ export function memoryEntities(services: Services): Map<string, string> {
     const snapshot = actors.peek(subscriptionsKind, id);
     out.set(`subscriptions:${id}`, canonical(snapshot?.context));
   }
+  for (const invitation of services.invitations.all()) out.set(`invitation:${invitation.multiuse ? 'multiuse' : 'email'}:${invitation.id}`, canonical(invitation));
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
   return out;
