@@ -8,7 +8,6 @@ import type { ChannelRecord } from '../domain/channel-record.js';
 import { hashPassword } from '../domain/credentials.js';
 import { ApiError } from '../domain/errors.js';
 import { invitationState, joinFormProblem, type InvitationRecord, type InvitationState } from '../domain/invitations.js';
-import { realmSetting } from '../domain/realm.js';
 import { isAdmin, Role } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
@@ -123,7 +122,7 @@ export function welcomeText(user: Pick<UserRecord, 'role'>): string {
 function welcome(services: Services, tx: Transaction, user: UserRecord, record: InvitationRecord): void {
   const bot = welcomeBot(services, tx);
   notifyDirect(services, tx, user, welcomeText(user), bot);
-  const custom = record.welcomeMessageCustomText ?? ((realmSetting(services.org.realm, 'welcome_message_custom_text') as string | undefined) ?? '');
+  const custom = record.welcomeMessageCustomText ?? ((services.org.realm.settings.welcome_message_custom_text as string | undefined) ?? '');
   if (custom.trim() !== '') notifyDirect(services, tx, user, custom, bot);
 }
 

@@ -8,12 +8,16 @@
 import { test } from 'tap';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { login, type Api } from '../helpers/client.js';
 import { freePort, type TestServer } from '../helpers/server.js';
 import { ofType, register, take } from '../helpers/events.js';
 import { setRealm, world } from '../helpers/world.js';
 import { DENMARK, GENERAL, HAMLET, IAGO, VERONA } from '../helpers/demo-ids.js';
 import { Transaction } from '../../src/store/transaction.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
 interface Received {
   to: string[];
@@ -209,11 +213,20 @@ test('with no SMTP the mail goes to the outbox, and its link works', async (t) =
   t.match((await olive.get('/users/me')).body, { full_name: 'Olive', role: 400 });
   t.same((await olive.get('/users/me/subscriptions')).body.subscriptions.map((s: any) => s.stream_id), [VERONA], 'no defaults unless asked');
   t.notOk((await directMessages(hamlet)).some((m) => m.content.includes('accepted your invitation')), 'the inviter asked not to be told');
+
+  // The administrator reads the outbox from the command line, the server stopped.
+  await server.stop();
+  const printed = execFileSync(process.execPath, [CLI, 'outbox'], { env: { ...process.env, PARLEY_DATA_DIR: server.dataDir }, encoding: 'utf8' });
+  t.match(printed, 'To: olive@example.com');
+  t.match(printed, 'Subject: King Hamlet invited you to join Parley Demo');
+  t.match(printed, link, 'with the link');
+  t.match(printed, /1 mail in the outbox\n$/);
 });
 
 test('welcome texts: the organization\'s default, or none', async (t) => {
   const { iago, server } = await world(t);
   await setRealm(server, { welcome_message_custom_text: 'Organization default text.' });
+  t.equal((await iago.post('/register', {})).body.realm_welcome_message_custom_text, 'Organization default text.', 'reported by register');
   await iago.post('/invites', { invitee_emails: 'a@example.com', stream_ids: [] });
   await iago.post('/invites', { invitee_emails: 'b@example.com', stream_ids: [], welcome_message_custom_text: '' });
   await submit(await outboxLink(server, 'a@example.com'), { full_name: 'A', password: 'aaaaaa' });
