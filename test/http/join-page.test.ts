@@ -184,8 +184,20 @@ test('a failed send is logged, never fails the request, and resending retries it
   const smtp = await mailbox();
   t.teardown(() => smtp.close());
   const { iago, server } = await world(t, { env: { PARLEY_SMTP_HOST: '127.0.0.1', PARLEY_SMTP_PORT: String(smtp.port) } });
+  // Told when the refused mail is logged: the resend below must not race the first attempt.
+  const logged: unknown[] = [];
+  let failureLogged!: () => void;
+  const failure = new Promise<void>((resolve) => (failureLogged = resolve));
+  const logger = server.services.logger;
+  logger.error = ((details: unknown, message: string) => {
+    logged.push([details, message]);
+    failureLogged();
+  }) as typeof logger.error;
   smtp.rejectNext(1);
   t.equal((await iago.post('/invites', { invitee_emails: 'later@example.com', stream_ids: [] })).status, 200, 'answered although the mail is refused');
+  await failure;
+  t.match(logged, [[{ to: 'later@example.com', about: 'invitation 1' }, 'mail not sent (resend to retry)']], 'the failure is logged');
+  t.same(smtp.mails, [], 'nothing arrived');
   const [entry] = (await iago.get('/invites')).body.invites;
   t.equal(entry.email, 'later@example.com', 'the invitation stays');
   t.equal((await iago.post(`/invites/${entry.id}/resend`)).status, 200);
