@@ -77,7 +77,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
 
   const routes = bindRoutes(ROUTES, services);
-  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths: routes.map((route) => route.path), queues, db });
+  const pages = bindPages(services);
+  const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
+  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db });
   const perSecond = () => clock.now() / 1000;
   const front = new HttpFront<UserRecord>({
     uws,
@@ -95,7 +97,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     observe: metrics?.observe,
     health: healthCheck(services),
-    pages: bindPages(services),
+    pages,
   });
   const port = await front.listen(config.host, config.port);
   const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));
