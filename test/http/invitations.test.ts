@@ -79,13 +79,14 @@ test('POST /invites', async (t) => {
     const { desdemona, iago, shiva, hamlet } = await world(t);
     refused(t, await invite(hamlet, { invitee_emails: 'a@example.com', invite_as: 200 }), 'Must be an organization administrator');
     refused(t, await invite(hamlet, { invitee_emails: 'a@example.com', invite_as: 300 }), 'Must be an organization administrator');
-    refused(t, await invite(shiva, { invitee_emails: 'a@example.com', invite_as: 300 }), 'Must be an organization administrator');
+    refused(t, await invite(shiva, { invitee_emails: 'a@example.com', invite_as: 200 }), 'Must be an organization administrator');
+    t.equal((await invite(shiva, { invitee_emails: 'mod@example.com', invite_as: 300 })).status, 200, 'a moderator invites moderators: an equal role');
     refused(t, await invite(iago, { invitee_emails: 'a@example.com', invite_as: 100 }), 'Must be an organization owner');
     refused(t, await invite(iago, { invitee_emails: 'a@example.com', invite_as: 500 }), 'Invalid invite_as');
     t.equal((await invite(hamlet, { invitee_emails: 'guest@example.com', invite_as: 600 })).status, 200);
     t.equal((await invite(iago, { invitee_emails: 'admin@example.com', invite_as: 200 })).status, 200);
     t.equal((await invite(desdemona, { invitee_emails: 'owner@example.com', invite_as: 100 })).status, 200);
-    t.same((await invites(desdemona)).map((i) => [i.email, i.invited_as]), [['guest@example.com', 600], ['admin@example.com', 200], ['owner@example.com', 100]]);
+    t.same((await invites(desdemona)).map((i) => [i.email, i.invited_as]), [['mod@example.com', 300], ['guest@example.com', 600], ['admin@example.com', 200], ['owner@example.com', 100]]);
   });
 
   t.test('who may invite: not guests, and only the organization\'s group', async (t) => {
