@@ -183,9 +183,10 @@ export async function inviteUsers(services: Services, actor: UserRecord, request
     const welcome = checkWelcomeText(actor, request.welcome_message_custom_text);
     const now = unixSeconds(services.clock);
     checkDailyLimit(services, now, emails.length);
+    const pending = pendingAddresses(services, now);
     const sorting = sortInvitees(emails, {
       account: (email) => org.users.byEmail(email),
-      pendingInvitation: (email) => pendingEmailInvitation(services, email, now) !== undefined,
+      pendingInvitation: (email) => pending.has(email.toLowerCase()),
     });
     if (sorting.outcome === 'invalid') throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", sorting.errors, { sent: false });
     if (sorting.outcome === 'none') throw invitationFailed("We weren't able to invite anyone.", sorting.errors, { sent: false });
@@ -215,13 +216,13 @@ export async function inviteUsers(services: Services, actor: UserRecord, request
   }
 }
 
-/** An active, unexpired email invitation to `email` (compared case-insensitively). */
-export function pendingEmailInvitation(services: Services, email: string, now: number): InvitationRecord | undefined {
-  const wanted = email.toLowerCase();
+/** The addresses (lower case) of the active, unexpired email invitations. */
+function pendingAddresses(services: Services, now: number): Set<string> {
+  const addresses = new Set<string>();
   for (const record of services.invitations.all()) {
-    if (!record.multiuse && record.email?.toLowerCase() === wanted && invitationState(record, now) === 'active') return record;
+    if (!record.multiuse && record.email !== null && invitationState(record, now) === 'active') addresses.add(record.email.toLowerCase());
   }
-  return undefined;
+  return addresses;
 }
 
 /** POST /invites/multiuse: returns the link. */
