@@ -43,10 +43,11 @@ commands:
   reset-password --email E [--password P]         set a new password (a random one is printed if not given)
   api-key --email E [--regenerate]                print (or replace) a user's API key
   list-users                                      list every user and bot
+  outbox                                          print the mail kept because no SMTP server is configured
   backup <dir>                                    write a consistent copy of the data to <dir> (new or empty),
                                                   through the running server if there is one
 
-environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL`;
+environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL (see README.md for SMTP)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -151,6 +152,20 @@ async function main(): Promise<void> {
         print(`${user.id}\t${user.deliveryEmail}\t${user.fullName}\t${kind}${user.isActive ? '' : '\t(deactivated)'}`);
       }
       break;
+    case 'outbox': {
+      const mails = await services.outbox.list();
+      for (const mail of mails) {
+        print(`--- mail ${mail.id}, queued ${new Date(mail.queuedAt * 1000).toISOString()}`);
+        print(`From: ${mail.from}`);
+        print(`To: ${mail.to}`);
+        print(`Subject: ${mail.subject}`);
+        print('');
+        print(mail.text);
+        print('');
+      }
+      print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
+      break;
+    }
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }

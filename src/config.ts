@@ -26,6 +26,23 @@ export interface Config {
   /** This server's registration with the bouncer (Zulip's zulip_org_id and zulip_org_key), sent as Basic auth. */
   pushBouncerServerUuid: string;
   pushBouncerServerKey: string;
+  /** The SMTP server invitations are sent through; undefined: mail goes to the outbox in the store. */
+  smtp: SmtpSettings | undefined;
+  /** The sender address of the server's mail. */
+  mailFrom: string;
+  /** Validity of an invitation when POST /invites does not say (Zulip's INVITATION_LINK_VALIDITY_DAYS, in minutes). */
+  invitationValidityMinutes: number;
+  /** Invitation mails an organization may send per day; 0: no limit (Zulip's self-hosted default). */
+  invitesDailyMax: number;
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  /** TLS from the first byte (port 465); otherwise STARTTLS is used when the server offers it. */
+  secure: boolean;
+  user: string | undefined;
+  password: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -44,15 +61,21 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   return !['0', 'false', 'no', 'off'].includes(raw.toLowerCase());
 }
 
+/** A domain for the default sender address: the host when it is a name, else the reserved example domain. */
+function mailHost(host: string): string {
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'example.com';
+}
+
 export function configFromEnv(env: Env = process.env): Config {
   const host = env.PARLEY_HOST || '127.0.0.1';
   const port = int(env, 'PARLEY_PORT', 9991);
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const externalUrl = (env.PARLEY_EXTERNAL_URL || `http://${urlHost}:${port}`).replace(/\/+$/, '');
   return {
     host,
     port,
     dataDir: env.PARLEY_DATA_DIR || './data',
-    externalUrl: (env.PARLEY_EXTERNAL_URL || `http://${urlHost}:${port}`).replace(/\/+$/, ''),
+    externalUrl,
     demo: flag(env, 'PARLEY_DEMO', false),
     sync: flag(env, 'PARLEY_SYNC', true),
     rateLimit: flag(env, 'PARLEY_RATE_LIMIT', true),
@@ -65,5 +88,17 @@ export function configFromEnv(env: Env = process.env): Config {
     pushBouncerUrl: env.PARLEY_PUSH_BOUNCER_URL ? env.PARLEY_PUSH_BOUNCER_URL.replace(/\/+$/, '') : undefined,
     pushBouncerServerUuid: env.PARLEY_PUSH_BOUNCER_SERVER_UUID || '',
     pushBouncerServerKey: env.PARLEY_PUSH_BOUNCER_SERVER_KEY || '',
+    smtp: env.PARLEY_SMTP_HOST
+      ? {
+          host: env.PARLEY_SMTP_HOST,
+          port: int(env, 'PARLEY_SMTP_PORT', flag(env, 'PARLEY_SMTP_SECURE', false) ? 465 : 587),
+          secure: flag(env, 'PARLEY_SMTP_SECURE', false),
+          user: env.PARLEY_SMTP_USER || undefined,
+          password: env.PARLEY_SMTP_PASSWORD || undefined,
+        }
+      : undefined,
+    mailFrom: env.PARLEY_MAIL_FROM || `noreply@${mailHost(new URL(externalUrl).hostname)}`,
+    invitationValidityMinutes: int(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400),
+    invitesDailyMax: int(env, 'PARLEY_INVITES_DAILY_MAX', 0),
   };
 }

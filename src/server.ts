@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { bindRoutes } from './api/route.js';
 import { ROUTES } from './api/routes.js';
+import { bindPages } from './api/pages.js';
 import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
@@ -77,7 +78,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
 
   const routes = bindRoutes(ROUTES, services);
-  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths: routes.map((route) => route.path), queues, db });
+  const pages = bindPages(services);
+  const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
+  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db });
   const perSecond = () => clock.now() / 1000;
   const front = new HttpFront<UserRecord>({
     uws,
@@ -96,6 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     observe: metrics?.observe,
     health: healthCheck(services),
     staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
+    pages,
   });
   const port = await front.listen(config.host, config.port);
   const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));

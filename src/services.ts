@@ -20,6 +20,9 @@ import type { EventQueues } from './events/queues.js';
 import type { PresenceBook } from './store/presence-book.js';
 import type { ScheduledMessages } from './store/scheduled-messages.js';
 import type { Scheduler } from './actors/scheduler.js';
+import type { Invitations } from './store/invitations.js';
+import type { Outbox } from './store/outbox.js';
+import type { MailTransport } from './domain/mail.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -44,6 +47,12 @@ export interface Services {
   readonly scheduled: ScheduledMessages;
   /** The scheduler actor: the waiting items in due order and the one timer armed to the earliest. */
   readonly scheduler: Scheduler;
+  /** Email invitations and reusable invitation links. */
+  readonly invitations: Invitations;
+  /** Where mail goes when no SMTP server is configured. */
+  readonly outbox: Outbox;
+  /** The SMTP transport; undefined: mail goes to the outbox. */
+  readonly smtp: MailTransport | undefined;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

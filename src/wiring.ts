@@ -33,6 +33,9 @@ import { EventLog } from './store/event-log.js';
 import { cutOverToReadMarks } from './actions/read-state-cut-over.js';
 import { ScheduledMessages } from './store/scheduled-messages.js';
 import { Scheduler } from './actors/scheduler.js';
+import { Invitations } from './store/invitations.js';
+import { Outbox } from './store/outbox.js';
+import { smtpTransport } from './ops/smtp.js';
 
 export interface ServiceParts {
   config: Config;
@@ -106,6 +109,8 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const readMarks = new ReadMarks(db, org.id);
   const scheduled = new ScheduledMessages(db, org.id);
   await scheduled.load();
+  const invitations = new Invitations(db, org.id);
+  await invitations.load();
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {
@@ -135,6 +140,9 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     scheduled,
     // Delivers nothing until server.ts runs it (the admin CLI builds services too).
     scheduler: new Scheduler(() => clock.now()),
+    invitations,
+    outbox: new Outbox(db, parts.counters, org.id),
+    smtp: parts.config.smtp ? smtpTransport(parts.config.smtp) : undefined,
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

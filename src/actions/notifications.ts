@@ -11,7 +11,14 @@ export const silentMention = (user: { id: number; fullName: string }) => `@_**${
 export const topicLink = (channel: ChannelRecord, topic: string) => `#**${channel.name}>${topic}**`;
 
 export function notificationBot(services: Services): UserRecord {
-  for (const user of services.org.users.all()) if (user.isSystemBot) return user;
+  let first: UserRecord | undefined;
+  for (const user of services.org.users.all()) {
+    if (!user.isSystemBot) continue;
+    // By its address, since the welcome bot is a system bot too.
+    if (user.deliveryEmail.startsWith('notification-bot@')) return user;
+    first ??= user;
+  }
+  if (first) return first;
   throw badRequest('The notification bot is missing');
 }
 
@@ -32,9 +39,11 @@ export function notify(services: Services, tx: Transaction, where: { channel: Ch
   });
 }
 
-/** Sends `content` as a direct message from the notification bot to `user` (reminders, failed scheduled messages). */
-export function notifyDirect(services: Services, tx: Transaction, user: UserRecord, content: string): WrittenMessage {
-  const bot = notificationBot(services);
+/**
+ * Sends `content` as a direct message from the notification bot (or another system bot, `bot`)
+ * to `user` (reminders, failed scheduled messages, the welcome bot's greeting).
+ */
+export function notifyDirect(services: Services, tx: Transaction, user: UserRecord, content: string, bot = notificationBot(services)): WrittenMessage {
   return writeMessage(services, tx, {
     sender: bot,
     client: 'Internal',

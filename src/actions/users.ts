@@ -125,11 +125,17 @@ export async function createUser(services: Services, actor: UserRecord, request:
   return services.write((tx) => {
     const user = createAccount(org, services.counters, tx, { email, fullName, role: Role.MEMBER, passwordHash, nowMs: services.clock.now() });
     subscribeUsers(services, tx, [user], [...org.channels.all()].filter((channel) => channel.isDefault));
-    // Two audiences at most: those who may see the new user's real address and those who may not.
-    const person = formatUser(user, user, { host: org.host, realmUrl: org.url, clientGravatar: false, includeProfileData: true });
-    const viewers = everyone(services).map((id) => org.users.get(id)!);
-    tx.emit({ type: 'realm_user', op: 'add', person }, viewers.filter((v) => canSeeEmail(v, user)).map((v) => v.id));
-    tx.emit({ type: 'realm_user', op: 'add', person: { ...person, delivery_email: null } }, viewers.filter((v) => !canSeeEmail(v, user)).map((v) => v.id));
+    announceNewUser(services, tx, user);
     return user;
   });
+}
+
+/** The `realm_user` `add` event of a new account, to everyone (POST /users, joining by invitation). */
+export function announceNewUser(services: Services, tx: Transaction, user: UserRecord): void {
+  const { org } = services;
+  // Two audiences at most: those who may see the new user's real address and those who may not.
+  const person = formatUser(user, user, { host: org.host, realmUrl: org.url, clientGravatar: false, includeProfileData: true });
+  const viewers = everyone(services).map((id) => org.users.get(id)!);
+  tx.emit({ type: 'realm_user', op: 'add', person }, viewers.filter((v) => canSeeEmail(v, user)).map((v) => v.id));
+  tx.emit({ type: 'realm_user', op: 'add', person: { ...person, delivery_email: null } }, viewers.filter((v) => !canSeeEmail(v, user)).map((v) => v.id));
 }

@@ -33,6 +33,7 @@ import * as navigationViews from './navigation-views.js';
 import * as savedSnippets from './saved-snippets.js';
 import * as pushDevices from './push-devices.js';
 import * as userGroups from './user-groups.js';
+import * as invitations from './invitations.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -172,4 +173,11 @@ export const ROUTES: readonly RouteEntry[] = [
   route('DELETE', '/realm/profile_fields/{field_id:int}', profileFields.deleteProfileField,                 schemas.deleteProfileField,           'user'),
   route('PATCH',  '/users/me/profile_data',               profileFields.updateProfileData,                  schemas.updateProfileData,            'user'),
   route('DELETE', '/users/me/profile_data',               profileFields.deleteProfileData,                  schemas.deleteProfileData,            'user'),
+  // Invitations
+  route('GET',    '/invites',                             invitations.getInvites,                           schemas.getInvites,                   'user'),
+  route('POST',   '/invites',                             invitations.sendInvites,                          schemas.sendInvites,                  'user'),
+  route('DELETE', '/invites/{invite_id:int}',             invitations.revokeInvite,                         schemas.revokeInvite,                 'user'),
+  route('POST',   '/invites/{invite_id:int}/resend',      invitations.resendInvite,                         schemas.resendInvite,                 'user'),
+  route('POST',   '/invites/multiuse',                    invitations.createInviteLink,                     schemas.createInviteLink,             'user'),
+  route('DELETE', '/invites/multiuse/{invite_id:int}',    invitations.revokeInviteLink,                     schemas.revokeInviteLink,             'user'),
 ];

@@ -10,12 +10,13 @@
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
+import { escapeHtml } from '../domain/html.js';
 import { errorBody, internalError, statusLine, successBody } from './envelope.js';
 import type { UwsModule } from './native.js';
 import { parseBody, parseUrlEncoded, type RawParams } from './params.js';
 import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.js';
 import { Deferred, type DeferredWriter, type HandlerResult, RawJson } from '../shared/handler-result.js';
-import { Router, type HttpMethod } from './router.js';
+import { Router, type HttpMethod, type Match } from './router.js';
 import type { ParamValidator } from './validation.js';
 
 const API_PREFIX = '/api/v1';
@@ -60,6 +61,27 @@ export interface Route<P> {
   handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
 }
 
+/** A server-rendered page outside /api/v1 (the invitation join page): no credentials, a form in, HTML out. */
+export interface PageRoute {
+  method: 'GET' | 'POST';
+  /** Path pattern from the root (router.ts syntax), e.g. `/join/{key}`; a trailing slash is allowed. */
+  path: string;
+  handler: (request: PageRequest) => PageAnswer | Promise<PageAnswer>;
+}
+
+export interface PageRequest {
+  method: HttpMethod;
+  /** The path's parameters. */
+  params: Record<string, string | number>;
+  /** Fields of the query string and of an urlencoded (or multipart) body. */
+  form: Record<string, string>;
+}
+
+export interface PageAnswer {
+  status: number;
+  html: string;
+}
+
 /** A route as served: its pattern as the router holds it, the schema's name and the authentication. */
 export interface ServedRoute {
   method: HttpMethod;
@@ -86,6 +108,8 @@ export interface FrontOptions<P> {
   health?: () => HealthAnswer;
   /** Files served without credentials below `/static/` (the emoji data clients fetch at start). */
   staticResource?: (path: string) => StaticResource | undefined;
+  /** Pages outside /api/v1; their errors are answered as HTML. */
+  pages?: PageRoute[];
 }
 
 /** A public file held in memory, served with validators so that clients cache it. */
@@ -131,11 +155,28 @@ interface Exchange {
   deferred: Deferred | undefined;
   /** Unknown parameters, kept for a deferred answer. */
   ignored?: readonly string[];
+  /** A page request: errors are answered as HTML, not in the API's envelope. */
+  page: boolean;
+}
+
+/** Headers of every page: HTML, never cached, never framed, and the link's key never sent on as a Referer. */
+const PAGE_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
+/** The page for an error the front itself answers on a page route (rate limit, body too large, a failure). */
+function errorPage(error: ApiError): string {
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><p>${escapeHtml(error.message)}</p></body></html>`;
 }
 
 export class HttpFront<P> implements DeferredWriter {
   private readonly app: TemplatedApp;
   private readonly router = new Router<Compiled<P>>();
+  private readonly pages = new Router<PageRoute>();
   private listenSocket: us_listen_socket | undefined;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
@@ -147,6 +188,7 @@ export class HttpFront<P> implements DeferredWriter {
       if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
       this.router.add(route.method, route.path, { route, validator });
     }
+    for (const page of options.pages ?? []) this.pages.add(page.method, page.path, page);
     this.app = options.uws.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -194,7 +236,7 @@ export class HttpFront<P> implements DeferredWriter {
     const url = req.getUrl();
     const ex: Exchange = {
       res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url,
-      route: UNMATCHED, bodyPending: false, paused: false, rate: undefined, deferred: undefined,
+      route: UNMATCHED, bodyPending: false, paused: false, rate: undefined, deferred: undefined, page: false,
     };
     if (this.options.observe || this.options.logger.isLevelEnabled('info')) ex.started = performance.now();
     try {
@@ -220,12 +262,17 @@ export class HttpFront<P> implements DeferredWriter {
     }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
     const path = url.startsWith(API_PREFIX + '/') ? url.slice(API_PREFIX.length) : undefined;
+    const page = path === undefined ? this.pages.match(url) : undefined;
+    if (page) {
+      this.page(ex, req, method, page);
+      return;
+    }
     const match = path === undefined ? undefined : this.router.match(path);
     if (!match) throw new ApiError('NOT_FOUND', 'Not Found', 404);
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
     if (!compiled || method === 'OPTIONS') {
-      this.notServed(ex, method, match.methods);
+      this.notServed(ex, method, match.methods, (route) => route.route.path);
       return;
     }
     ex.route = compiled.route.path;
@@ -243,6 +290,17 @@ export class HttpFront<P> implements DeferredWriter {
       this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
       return;
     }
+    this.readBody(ex, contentLength, (body) => {
+      parseBody(body, contentType, raw, this.options.uws.getParts);
+      this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
+    });
+  }
+
+  /**
+   * Reads the request's body (up to the limit), then calls `done` with it; whatever `done` throws
+   * is answered as the error. Registers the abort handler first.
+   */
+  private readBody(ex: Exchange, contentLength: string, done: (body: Buffer) => void): void {
     const limit = this.options.bodyLimitBytes;
     if (contentLength !== '' && Number(contentLength) > limit) throw tooLarge(limit);
     ex.bodyPending = false;
@@ -261,21 +319,61 @@ export class HttpFront<P> implements DeferredWriter {
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
       try {
-        parseBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), contentType, raw, this.options.uws.getParts);
-        this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
+        done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       } catch (error) {
         this.fail(ex, error);
       }
     });
   }
 
+  /** A page route: no credentials, limited per address; the form read from the query and the body. */
+  private page(ex: Exchange, req: HttpRequest, method: string, match: Match<PageRoute>): void {
+    ex.page = true;
+    const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
+    const route = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
+    if (!route || method === 'OPTIONS') {
+      this.notServed(ex, method, match.methods, (page) => page.path);
+      return;
+    }
+    ex.route = route.path;
+    const contentType = req.getHeader('content-type');
+    const contentLength = req.getHeader('content-length');
+    const form: RawParams = {};
+    parseUrlEncoded(req.getQuery() ?? '', form);
+    const limits = this.options.rateLimits;
+    if (limits) this.applyRateLimit(ex, limits.perIp, Buffer.from(ex.res.getRemoteAddressAsText()).toString());
+    const answer = () => this.answerPage(ex, route.handler({ method: wanted, params: match.params, form }));
+    if (!ex.bodyPending) {
+      answer();
+      return;
+    }
+    this.readBody(ex, contentLength, (body) => {
+      parseBody(body, contentType, form, this.options.uws.getParts);
+      answer();
+    });
+  }
+
+  private answerPage(ex: Exchange, result: PageAnswer | Promise<PageAnswer>): void {
+    if (!(result instanceof Promise)) {
+      this.write(ex, result.status, result.html, PAGE_HEADERS);
+      return;
+    }
+    this.track(ex);
+    (ex.res as unknown as Pausable).pause();
+    ex.paused = true;
+    result.then(
+      (page) => this.write(ex, page.status, page.html, PAGE_HEADERS),
+      (error) => this.fail(ex, error),
+    );
+  }
+
   /** OPTIONS, and methods the path does not serve: both list the methods it does. */
-  private notServed(ex: Exchange, method: string, methods: ReadonlyMap<HttpMethod, Compiled<P>>): void {
+  private notServed<R>(ex: Exchange, method: string, methods: ReadonlyMap<HttpMethod, R>, pattern: (route: R) => string): void {
     // As Zulip: a path served by GET is also served for HEAD, and says so.
     const allowed: string[] = [];
-    for (const [name, compiled] of methods) {
+    for (const [name, route] of methods) {
       allowed.push(name);
-      ex.route = compiled.route.path;
+      ex.route = pattern(route);
     }
     allowed.sort();
     if (methods.has('GET')) allowed.push('HEAD');
@@ -296,7 +394,14 @@ export class HttpFront<P> implements DeferredWriter {
       return;
     }
     const apiError = this.asApiError(ex, error);
-    this.answerAfterBody(ex, apiError.status, errorBody(apiError), apiError.headers);
+    const [body, headers] = this.errorAnswer(ex, apiError);
+    this.answerAfterBody(ex, apiError.status, body, headers);
+  }
+
+  /** An error's body and headers: the API's envelope, or a page for page routes. */
+  private errorAnswer(ex: Exchange, error: ApiError): [string, Record<string, string>] {
+    if (ex.page) return [errorPage(error), { ...error.headers, ...PAGE_HEADERS }];
+    return [errorBody(error), error.headers];
   }
 
   private answerAfterBody(ex: Exchange, status: number, body: string, headers: Record<string, string>): void {
@@ -473,7 +578,8 @@ export class HttpFront<P> implements DeferredWriter {
   private fail(ex: Exchange, error: unknown, close = false): void {
     if (ex.aborted) return;
     const apiError = this.asApiError(ex, error);
-    this.write(ex, apiError.status, errorBody(apiError), apiError.headers, close);
+    const [body, headers] = this.errorAnswer(ex, apiError);
+    this.write(ex, apiError.status, body, headers, close);
   }
 
   private write(ex: Exchange, status: number, body: string, headers?: Record<string, string>, close = false): void {

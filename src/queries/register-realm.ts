@@ -66,7 +66,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_push_notifications_enabled: false,
     realm_push_notifications_enabled_end_timestamp: null,
     realm_require_e2ee_push_notifications: false,
-    realm_welcome_message_custom_text: '',
+    realm_welcome_message_custom_text: (realm.settings.welcome_message_custom_text as string | undefined) ?? '',
     realm_is_zephyr_mirror_realm: false,
     realm_authentication_methods: { Email: { enabled: true, available: true } },
     realm_icon_url: realmIconUrl(realm.stringId),

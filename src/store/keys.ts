@@ -114,6 +114,12 @@ export function realmKeys(realmId: number) {
     /** Scheduled messages and reminders by id (Zulip's ScheduledMessage). */
     scheduledMessage: (id: number) => `${r}sched!${pad(id)}`,
     scheduledMessagePrefix: `${r}sched!`,
+    /** Invitations by kind (`email`, `multiuse`) and id (Zulip's PreregistrationUser and MultiuseInvite). */
+    invitation: (kind: string, id: number) => `${r}invite!${kind}!${pad(id)}`,
+    invitationPrefix: `${r}invite!`,
+    /** Mail kept for `npm run cli -- outbox` when no SMTP server is configured, by id. */
+    outbox: (id: number) => `${r}outbox!${pad(id)}`,
+    outboxPrefix: `${r}outbox!`,
     /** Registered event queue descriptors. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,

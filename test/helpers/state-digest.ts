@@ -89,6 +89,7 @@ export function memoryEntities(services: Services): Map<string, string> {
     for (const id of actors.ids(kind.name)) out.set(`${kind.name}:${id}`, canonical(actors.peek(kind as typeof draftsKind, id)?.context));
   }
   for (const id of actors.ids(userGroupKind.name)) out.set(`user_group_actor:${id}`, canonical(actors.peek(userGroupKind, id)?.value));
+  for (const invitation of services.invitations.all()) out.set(`invitation:${invitation.multiuse ? 'multiuse' : 'email'}:${invitation.id}`, canonical(invitation));
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
   return out;

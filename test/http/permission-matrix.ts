@@ -99,6 +99,8 @@ export interface Fixtures {
   created(owner: Caller | 'prospero', path: string, params: Params): Promise<Record<string, unknown>>;
   /** A new user group with no members, made by the caller (by prospero for callers who may not make one) or by prospero. */
   group(creator: Caller | 'prospero'): Promise<number>;
+  /** A new email invitation of the caller (prospero's for guests and callers who are not users) or of prospero; a new link of iago. */
+  invitation(owner: Caller | 'prospero', kind: 'email' | 'multiuse'): Promise<number>;
 }
 
 export interface RowRequest {
@@ -503,6 +505,54 @@ export const MATRIX: MatrixRow[] = [
   { method: 'GET', route: '/reminders', target: 'own', request: () => ({ path: '/reminders' }), expect: everyone(OK) },
   ...messageRows('POST', '/reminders', (id) => ({ path: '/reminders', params: { message_id: id, scheduled_delivery_timestamp: FAR_FUTURE } }), () => OK),
   ...scheduledRows('DELETE', '/reminders/{reminder_id:int}', 'reminder', (id) => ({ path: `/reminders/${id}` })),
+
+  // Invitations: anyone but guests invites (can_invite_users_group), to channels they may read;
+  // links are the administrators' (create_multiuse_invite_group); one manages one's own, administrators all.
+  { method: 'GET', route: '/invites', target: 'own (all for administrators)', request: () => ({ path: '/invites' }), expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)) },
+  {
+    method: 'POST',
+    route: '/invites',
+    target: '-',
+    request: (_fx, caller) => ({ path: '/invites', params: { invitee_emails: `invited-by-${caller}@example.com`, stream_ids: [] } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)),
+  },
+  ...CHANNEL_TARGETS.map((place): MatrixRow => ({
+    method: 'POST',
+    route: '/invites',
+    target: `channel ${PLACES[place].name}`,
+    place,
+    request: (fx, caller) => ({ path: '/invites', params: { invitee_emails: `invited-to-${place}-by-${caller}@example.com`, stream_ids: [fx.channelId(place)] } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : readsChannel(c, place) ? OK : bad('Invalid channel ID {channel_id}. No invites were sent.'))),
+  })),
+  ...CHANNEL_TARGETS.map((place): MatrixRow => ({
+    method: 'POST',
+    route: '/invites/multiuse',
+    target: `channel ${PLACES[place].name}`,
+    place,
+    request: (fx) => ({ path: '/invites/multiuse', params: { stream_ids: [fx.channelId(place)] } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : !ADMINS.includes(c) ? NO_PERMISSION : readsChannel(c, place) ? OK : bad('Invalid channel ID {channel_id}. No invites were sent.'))),
+  })),
+  ...(['DELETE', 'POST'] as const).flatMap((method): MatrixRow[] => {
+    const path = (id: number) => (method === 'DELETE' ? `/invites/${id}` : `/invites/${id}/resend`);
+    const route = method === 'DELETE' ? '/invites/{invite_id:int}' : '/invites/{invite_id:int}/resend';
+    return [
+      { method, route, target: 'own invitation', request: async (fx, caller) => ({ path: path(await fx.invitation(caller, 'email')) }), expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)) },
+      {
+        method,
+        route,
+        target: "another user's invitation",
+        request: async (fx) => ({ path: path(await fx.invitation('prospero', 'email')) }),
+        expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : ADMINS.includes(c) ? OK : bad('Must be an organization administrator'))),
+      },
+    ];
+  }),
+  {
+    method: 'DELETE',
+    route: '/invites/multiuse/{invite_id:int}',
+    target: "iago's link",
+    request: async (fx) => ({ path: `/invites/multiuse/${await fx.invitation('iago', 'multiuse')}` }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : ADMINS.includes(c) ? OK : bad('Must be an organization administrator'))),
+  },
 
   // Reactions and reports.
   ...messageRows('POST', '/messages/{message_id:int}/reactions', (id) => ({ path: `/messages/${id}/reactions`, params: { emoji_name: 'octopus' } }), () => OK, true),

@@ -83,6 +83,7 @@ test('permission matrix', async (t) => {
   const watchers = new Map<string, string>();
   for (const name of USERS) watchers.set(name, (await ok(users[name].post('/register', {}))).queue_id as string);
   let fixtureRequests = 0;
+  let invitations = 0;
 
   // The deactivated caller: cordelia, deactivated by an administrator.
   await ok(users.iago.delete(`/users/${userId('cordelia')}`));
@@ -128,6 +129,20 @@ test('permission matrix', async (t) => {
       fixtureRequests++;
       const name = creator !== 'prospero' && isUser(creator) && creator !== 'polonius' ? creator : 'prospero';
       return (await ok(users[name].post('/user_groups/create', { name: `matrix group ${fixtureRequests}`, description: '', members: [] }))).group_id as number;
+    },
+    invitation: async (owner, kind) => {
+      fixtureRequests++;
+      if (kind === 'multiuse') {
+        const link = (await ok(users.iago.post('/invites/multiuse', {}))).invite_link as string;
+        const listed = (await ok(users.iago.get('/invites'))).invites as { id: number; link_url?: string }[];
+        return listed.find((invite) => invite.link_url === link)!.id;
+      }
+      // Guests invite nobody: theirs is prospero's, as for the callers who are not users.
+      const name = owner !== 'prospero' && isUser(owner) && owner !== 'polonius' ? owner : 'prospero';
+      const address = `matrix-invitee-${++invitations}@example.com`;
+      await ok(users[name].post('/invites', { invitee_emails: address, stream_ids: [] }));
+      const listed = (await ok(users[name].get('/invites'))).invites as { id: number; email?: string }[];
+      return listed.find((invite) => invite.email === address)!.id;
     },
   };
 
