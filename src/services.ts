@@ -20,6 +20,7 @@ import type { EventQueues } from './events/queues.js';
 import type { PresenceBook } from './store/presence-book.js';
 import type { ScheduledMessages } from './store/scheduled-messages.js';
 import type { Scheduler } from './actors/scheduler.js';
+import type { AttentionIndex } from './store/attention-index.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -44,6 +45,8 @@ export interface Services {
   readonly scheduled: ScheduledMessages;
   /** The scheduler actor: the waiting items in due order and the one timer armed to the earliest. */
   readonly scheduler: Scheduler;
+  /** Derived from the users: the organization's alert-word matcher and who muted whom, for sending. */
+  readonly attention: AttentionIndex;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

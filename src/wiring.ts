@@ -28,6 +28,7 @@ import { EventLog } from './store/event-log.js';
 import { cutOverToReadMarks } from './actions/read-state-cut-over.js';
 import { ScheduledMessages } from './store/scheduled-messages.js';
 import { Scheduler } from './actors/scheduler.js';
+import { AttentionIndex } from './store/attention-index.js';
 
 export interface ServiceParts {
   config: Config;
@@ -123,6 +124,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     scheduled,
     // Delivers nothing until server.ts runs it (the admin CLI builds services too).
     scheduler: new Scheduler(() => clock.now()),
+    attention: new AttentionIndex(org.users),
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

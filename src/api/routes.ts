@@ -24,6 +24,10 @@ import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
+import * as userStatus from './user-status.js';
+import * as settings from './settings.js';
+import * as alertWords from './alert-words.js';
+import * as mutedUsers from './muted-users.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -110,4 +114,21 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
   route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
   route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+
+  // User status
+  route('POST',   '/users/me/status',                     userStatus.updateStatus,                          schemas.updateStatus,                 'user'),
+  route('POST',   '/users/{user_id:int}/status',          userStatus.updateStatusForUser,                   schemas.updateStatusForUser,          'user'),
+  route('GET',    '/users/{user_id:int}/status',          userStatus.getUserStatus,                         schemas.getUserStatus,                'user'),
+
+  // Personal settings
+  route('PATCH',  '/settings',                            settings.updateSettings,                          schemas.updateSettings,               'user'),
+
+  // Alert words
+  route('GET',    '/users/me/alert_words',                alertWords.getAlertWords,                         schemas.getAlertWords,                'user'),
+  route('POST',   '/users/me/alert_words',                alertWords.addAlertWords,                         schemas.addAlertWords,                'user'),
+  route('DELETE', '/users/me/alert_words',                alertWords.removeAlertWords,                      schemas.removeAlertWords,             'user'),
+
+  // Muted users
+  route('POST',   '/users/me/muted_users/{muted_user_id:int}', mutedUsers.muteUser,                        schemas.muteUser,                     'user'),
+  route('DELETE', '/users/me/muted_users/{muted_user_id:int}', mutedUsers.unmuteUser,                      schemas.unmuteUser,                   'user'),
 ];

@@ -1,6 +1,8 @@
 /** User and bot records, who may see whose email, and the user objects the API returns. */
 import { avatarUrlFor, type AvatarSource } from './avatar.js';
 import { isAdmin, isGuest, isModerator, isOwner, Role } from './roles.js';
+import type { MutedUser } from './muted-users.js';
+import type { UserStatus } from './user-status.js';
 
 /** Per-user email visibility (Zulip's `email_address_visibility` values). */
 export const EmailVisibility = {
@@ -40,6 +42,12 @@ export interface UserRecord {
   profileData: Record<string, string>;
   /** Personal settings that differ from the defaults. */
   settings: Record<string, unknown>;
+  /** Status text and emoji; absent until first set. */
+  status?: UserStatus;
+  /** Alert words, lowercased, in the order added; absent until first set. */
+  alertWords?: readonly string[];
+  /** Users this user muted, in the order muted; absent until first set. */
+  mutedUsers?: readonly MutedUser[];
 }
 
 /** Zulip's date format: ISO 8601 with microseconds and an explicit UTC offset. */

@@ -21,6 +21,8 @@ import { remindersOf, scheduledMessagesOf } from './scheduled-messages.js';
 import { realmState } from './register-realm.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
+import { allStatuses } from './user-status.js';
+import { mutedUsersObject } from '../domain/muted-users.js';
 import { channelObject, byName } from './subscription-format.js';
 
 export interface StateRequest {
@@ -165,7 +167,7 @@ export async function initialState(services: Services, request: StateRequest): P
     state.presence_last_update_id = services.presence.newestUpdateId;
     state.server_timestamp = now / 1000;
   }
-  const settings = userSettings(user.settings, user.timezone);
+  const settings = userSettings(user);
   if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
   if (!request.capabilities.userSettingsObject) {
     if (want('update_display_settings')) {
@@ -183,15 +185,15 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : [...services.org.channels.all()].filter((c) => c.isDefault).map((c) => c.id);
   if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
   if (want('reminders')) state.reminders = remindersOf(services, user);
+  if (want('user_status')) state.user_status = allStatuses(services);
+  if (want('alert_words')) state.alert_words = [...(user.alertWords ?? [])];
+  if (want('muted_users')) state.muted_users = mutedUsersObject(user.mutedUsers);
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
     realm_emoji: [['realm_emoji', {}]],
     drafts: [['drafts', []]],
     navigation_views: [['navigation_views', []]],
-    user_status: [['user_status', {}]],
     recent_private_conversations: [['recent_private_conversations', []]],
-    alert_words: [['alert_words', []]],
-    muted_users: [['muted_users', []]],
     realm_linkifiers: [['realm_linkifiers', []]],
     realm_filters: [['realm_filters', []]],
     realm_playgrounds: [['realm_playgrounds', []]],
