@@ -4,10 +4,11 @@ import { statusObject } from '../domain/user-status.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 
-/** A user whose status may be read or set: active, human, of this organization; else Zulip's "No such user". */
+/** A user whose status may be read or set: a human of this organization, active; else Zulip's refusal. */
 export function statusTarget(services: Services, userId: number): UserRecord {
   const user = services.org.users.get(userId);
-  if (!user || !user.isActive || user.isBot) throw badRequest('No such user');
+  if (!user || user.isBot) throw badRequest('No such user');
+  if (!user.isActive) throw badRequest('User is deactivated');
   return user;
 }
 

@@ -7,7 +7,8 @@ import { test } from 'tap';
 import { world } from '../helpers/world.js';
 import { clientFor } from '../helpers/server.js';
 import { HAMLET, OTHELLO, register, take } from '../helpers/events.js';
-import { BOT } from '../helpers/demo-ids.js';
+import { BOT, CORDELIA } from '../helpers/demo-ids.js';
+import { Transaction } from '../../src/store/transaction.js';
 import type { ApiResponse } from '../helpers/client.js';
 
 const error = (response: ApiResponse) => ({ status: response.status, code: response.body.code, msg: response.body.msg });
@@ -60,6 +61,10 @@ test('user status', async (t) => {
     t.same(server.services.org.users.get(HAMLET)!.status?.emojiName ?? '', before!.status?.emojiName ?? '', 'refusals changed nothing');
     t.same(error(await hamlet.get('/users/4242/status')), bad('No such user'));
     t.same(error(await hamlet.get(`/users/${BOT}/status`)), bad('No such user'), 'bots have no status');
+    const tx = new Transaction();
+    server.services.org.users.save({ ...server.services.org.users.get(CORDELIA)!, isActive: false }, tx);
+    await server.services.commit(tx);
+    t.same(error(await hamlet.get(`/users/${CORDELIA}/status`)), bad('User is deactivated'));
   });
 
   t.test('administrators set another user\'s status; others may not', async (t) => {
