@@ -16,7 +16,8 @@ import {
 import { apiEmail, canSeeEmail, EmailVisibility, isValidEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { checkFullName, everyone } from './users.js';
+import { checkFullNameRules } from '../domain/full-name.js';
+import { everyone } from './users.js';
 
 /** Zulip's minimum password length (its strength check also asks for a few thousand guesses; length is what we check). */
 const MIN_PASSWORD_LENGTH = 6;
@@ -76,7 +77,7 @@ function emailVisibilityEvents(services: Services, tx: Transaction, before: User
 }
 
 function changeFullName(services: Services, tx: Transaction, user: UserRecord, requested: string): UserRecord {
-  const fullName = checkFullName(requested);
+  const fullName = checkFullNameRules(requested);
   // As Zulip: where names are locked, a member's change is dropped silently (the UI does not offer it).
   if (services.org.realm.settings.name_changes_disabled === true && !isAdmin(user.role)) return user;
   if (fullName === user.fullName) return user;

@@ -76,6 +76,9 @@ test('PATCH /settings', async (t) => {
       [{ enter_sends: true, timezone: 'Nowhere/Land' }, bad('timezone is not a recognized time zone')],
       [{ enter_sends: true, full_name: '   ' }, bad('Name too short!')],
       [{ full_name: 'x'.repeat(101) }, bad('Name too long!')],
+      [{ full_name: ' x ' }, bad('Name too short!')],
+      [{ full_name: 'Hamlet\u0007' }, bad('Invalid characters in name!')],
+      [{ full_name: 'Hamlet|15' }, bad('Invalid format!')],
     ];
     for (const [params, expected] of cases) t.same(error(await hamlet.patch('/settings', params)), expected, JSON.stringify(params));
     t.equal(JSON.stringify(server.services.org.users.get(HAMLET)), before, 'nothing changed');

@@ -5,6 +5,7 @@ import { AlertWordMatcher, withAlertWords, withoutAlertWords } from '../../src/d
 import { NO_STATUS, planStatusChange, statusObject } from '../../src/domain/user-status.js';
 import { withMutedUser, withoutMutedUser } from '../../src/domain/muted-users.js';
 import { checkSettingValue, userSettings } from '../../src/domain/user-settings.js';
+import { checkFullNameRules } from '../../src/domain/full-name.js';
 
 const badRequest = (message: string) => ({ constructor: ApiError, code: 'BAD_REQUEST', status: 400, message });
 
@@ -71,4 +72,14 @@ test('setting values', async (t) => {
   t.doesNotThrow(() => checkSettingValue('enter_sends', true), 'types are the schema\'s business');
   const settings = userSettings({ settings: { enter_sends: true }, timezone: 'UTC', emailAddressVisibility: 4 });
   t.match(settings, { enter_sends: true, timezone: 'UTC', email_address_visibility: 4, enable_drafts_synchronization: true, color_scheme: 1 });
+});
+
+test('full names', async (t) => {
+  t.equal(checkFullNameRules('  Prince Hamlet \n'), 'Prince Hamlet');
+  t.throws(() => checkFullNameRules('x'), badRequest('Name too short!'));
+  t.equal(checkFullNameRules('😀😀'), '😀😀', 'lengths count characters');
+  t.throws(() => checkFullNameRules('😀'.repeat(101)), badRequest('Name too long!'));
+  t.throws(() => checkFullNameRules('a\u0000b'), badRequest('Invalid characters in name!'));
+  t.throws(() => checkFullNameRules('Iago|2'), badRequest('Invalid format!'));
+  t.equal(checkFullNameRules('Iago | the ensign'), 'Iago | the ensign');
 });
