@@ -3,6 +3,7 @@
  * sent as a `user_settings` event (and the legacy event older clients read), plus what Zulip
  * sends others for a name, a time zone or an email visibility; the password change.
  */
+import { avatarUrlFor } from '../domain/avatar.js';
 import { badRequest } from '../domain/errors.js';
 import { hashPassword, verifyPassword } from '../domain/credentials.js';
 import { isAdmin } from '../domain/roles.js';
@@ -62,18 +63,34 @@ export function changeSetting(services: Services, tx: Transaction, user: UserRec
   return updated;
 }
 
-/** As Zulip: everyone learns the new API email when it switches to or from the real one; who gains or loses the real address is told. */
+/**
+ * As Zulip: those who gain or lose sight of the real address are told; when the API email switches
+ * to or from the real one, everyone learns the new one, and the avatar URL (clients computing
+ * Gravatar URLs themselves may do so only for public addresses).
+ */
 function emailVisibilityEvents(services: Services, tx: Transaction, before: UserRecord, after: UserRecord): void {
   const { org } = services;
   const viewers = everyone(services).map((id) => org.users.get(id)!);
-  const newEmail = apiEmail(after, org.host);
-  if (newEmail !== apiEmail(before, org.host)) {
-    tx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: newEmail } }, viewers.map((v) => v.id));
-  }
   const gained = viewers.filter((v) => !canSeeEmail(v, before) && canSeeEmail(v, after)).map((v) => v.id);
   const lost = viewers.filter((v) => canSeeEmail(v, before) && !canSeeEmail(v, after)).map((v) => v.id);
   if (gained.length > 0) tx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: after.deliveryEmail } }, gained);
   if (lost.length > 0) tx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, delivery_email: null } }, lost);
+  const newEmail = apiEmail(after, org.host);
+  if (newEmail === apiEmail(before, org.host)) return;
+  const all = viewers.map((v) => v.id);
+  tx.emit({ type: 'realm_user', op: 'update', person: { user_id: after.id, new_email: newEmail } }, all);
+  const avatarUrl = avatarUrlFor(after, { clientGravatar: false, emailIsPublic: true, realmUrl: org.url })!;
+  tx.emit({
+    type: 'realm_user',
+    op: 'update',
+    person: {
+      avatar_source: after.avatarSource,
+      avatar_url: avatarUrl,
+      avatar_url_medium: avatarUrl.replace('&version=', '&s=500&version='),
+      avatar_version: after.avatarVersion,
+      user_id: after.id,
+    },
+  }, all);
 }
 
 function changeFullName(services: Services, tx: Transaction, user: UserRecord, requested: string): UserRecord {

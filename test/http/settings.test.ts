@@ -105,8 +105,10 @@ test('PATCH /settings', async (t) => {
     const peer = await register(othello, { event_types: ['realm_user'] });
     const admin = await register(iago, { event_types: ['realm_user'] });
     t.equal((await hamlet.patch('/settings', { email_address_visibility: 3 })).status, 200);
-    t.same((await take(peer)).map((e) => e.person), [{ user_id: HAMLET, new_email: dummy }, { user_id: HAMLET, delivery_email: null }], 'a member learns the new API email and loses the real one');
-    t.same((await take(admin)).map((e) => e.person), [{ user_id: HAMLET, new_email: dummy }], 'an administrator still sees the real one');
+    const peerEvents = (await take(peer)).map((e) => e.person);
+    t.same(peerEvents.slice(0, 2), [{ user_id: HAMLET, delivery_email: null }, { user_id: HAMLET, new_email: dummy }], 'a member loses the real address and learns the new API email');
+    t.match(peerEvents.slice(2), [{ user_id: HAMLET, avatar_source: 'G', avatar_url: /^https:\/\/secure\.gravatar\.com\/avatar\//, avatar_version: 1 }], 'then the avatar URL, as Zulip');
+    t.same((await take(admin)).map((e) => Object.keys(e.person).sort()), [['new_email', 'user_id'], ['avatar_source', 'avatar_url', 'avatar_url_medium', 'avatar_version', 'user_id']], 'an administrator still sees the real address');
     const seen = (await othello.get(`/users/${HAMLET}`)).body.user;
     t.equal(seen.email, dummy);
     t.equal(seen.delivery_email, null);
