@@ -160,4 +160,18 @@ test('PATCH /settings', async (t) => {
     await again.patch('/settings', { enable_drafts_synchronization: true });
     t.match(await take({ ...queue, api: again }), [{ type: 'user_settings', op: 'update', property: 'enable_drafts_synchronization', value: true }], 'a restored queue hears the change');
   });
+  t.test('the typing settings are obeyed', async (t) => {
+    const { hamlet, othello } = await messageWorld(t);
+    const peer = await register(othello, { event_types: ['typing'], client_capabilities: JSON.stringify({ stream_typing_notifications: true }) });
+    await hamlet.patch('/settings', { send_private_typing_notifications: false, send_stream_typing_notifications: false });
+    t.same(error(await hamlet.post('/typing', { op: 'start', to: JSON.stringify([5]) })), bad('User has disabled typing notifications for direct messages'));
+    t.same(error(await hamlet.post('/typing', { type: 'stream', op: 'start', stream_id: VERONA, topic: 'x' })), bad('User has disabled typing notifications for channel messages'));
+    await hamlet.patch('/settings', { send_private_typing_notifications: true, send_stream_typing_notifications: true });
+    t.equal((await hamlet.post('/typing', { op: 'start', to: JSON.stringify([5]) })).status, 200);
+    t.equal((await take(peer)).length, 1, 'othello is told');
+    await othello.patch('/settings', { receives_typing_notifications: false });
+    t.equal((await hamlet.post('/typing', { op: 'start', to: JSON.stringify([5]) })).status, 200);
+    t.equal((await hamlet.post('/typing', { type: 'stream', op: 'start', stream_id: VERONA, topic: 'x' })).status, 200);
+    t.same(await take(peer), [], 'not any more: he turned typing notifications off');
+  });
 });
