@@ -114,9 +114,12 @@ export const LANGUAGE_NAMES: Readonly<Record<string, string>> = Object.freeze(Ob
 const HOME_VIEWS = new Set(['recent_topics', 'inbox', 'all_messages']);
 const MAX_EMAIL_BATCHING_SECONDS = 7 * 24 * 60 * 60;
 
-/** Whether the runtime knows the IANA zone (or alias). */
+/**
+ * Whether the runtime knows the IANA zone (or alias). The runtime also takes names in any case;
+ * Zulip's list is exact, and every segment of its names starts with a capital.
+ */
 function isTimeZone(name: string): boolean {
-  if (name === '') return false;
+  if (name === '' || !name.split('/').every((segment) => /^[A-Z]/.test(segment))) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;
