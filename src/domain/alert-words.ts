@@ -1,6 +1,6 @@
 /**
- * Alert words: Zulip's rules for a user's list (trimmed, lowercased, no duplicates, at most 100
- * characters each) and the matcher that finds, in one pass over a message, every user one of
+ * Alert words: Zulip's rules for a user's list (trimmed, no duplicates whatever their case, at
+ * most 100 characters each) and the matcher that finds, in one pass over a message, every user one of
  * whose words it contains (an Aho-Corasick automaton over all the organization's words, as
  * Zulip's `realm_alert_words_automaton`).
  */
@@ -13,26 +13,29 @@ const ALLOWED_BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*
 /** And right after it. */
 const ALLOWED_AFTER = new Set([' ', '\n', ')', '?', ':', '.', ',', "'", ';', ']', '!', '*', '`']);
 
-/** The user's list after adding `words` (Zulip: trimmed, blanks dropped, lowercased, new ones appended). */
+/**
+ * The user's list after adding `words`, as Zulip: trimmed, blanks dropped, compared without case;
+ * a new word keeps the case it was given (the last spelling of it in one request), in the order first given.
+ */
 export function withAlertWords(current: readonly string[], words: readonly string[]): string[] {
   words.forEach((word, index) => {
     if ([...word].length > MAX_ALERT_WORD_LENGTH) throw badRequest(`alert_words[${index}] is too long (limit: ${MAX_ALERT_WORD_LENGTH} characters)`);
   });
-  const list = [...current];
-  const have = new Set(current);
+  const have = new Set(current.map((word) => word.toLowerCase()));
+  const added = new Map<string, string>();
   for (const word of words) {
-    const clean = word.trim().toLowerCase();
-    if (clean === '' || have.has(clean)) continue;
-    have.add(clean);
-    list.push(clean);
+    const clean = word.trim();
+    const key = clean.toLowerCase();
+    if (clean === '' || have.has(key)) continue;
+    added.set(key, clean);
   }
-  return list;
+  return [...current, ...added.values()];
 }
 
-/** The user's list after removing `words` (case-insensitively; unknown ones are ignored). */
+/** The user's list after removing `words` (without regard to case; unknown ones are ignored). */
 export function withoutAlertWords(current: readonly string[], words: readonly string[]): string[] {
-  const gone = new Set(words.map((word) => word.trim().toLowerCase()));
-  return current.filter((word) => !gone.has(word));
+  const gone = new Set(words.map((word) => word.toLowerCase()));
+  return current.filter((word) => !gone.has(word.toLowerCase()));
 }
 
 interface Node {
@@ -52,7 +55,7 @@ export class AlertWordMatcher {
   constructor(wordsByUser: Iterable<[userId: number, words: readonly string[]]>) {
     const usersByWord = new Map<string, number[]>();
     for (const [userId, words] of wordsByUser) {
-      for (const word of words) {
+      for (const word of words.map((w) => w.toLowerCase())) {
         const users = usersByWord.get(word);
         if (users) users.push(userId);
         else usersByWord.set(word, [userId]);

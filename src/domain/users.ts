@@ -44,7 +44,7 @@ export interface UserRecord {
   settings: Record<string, unknown>;
   /** Status text and emoji; absent until first set. */
   status?: UserStatus;
-  /** Alert words, lowercased, in the order added; absent until first set. */
+  /** Alert words as given (matched without regard to case), in the order added; absent until first set. */
   alertWords?: readonly string[];
   /** Users this user muted, in the order muted; absent until first set. */
   mutedUsers?: readonly MutedUser[];

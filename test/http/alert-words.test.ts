@@ -1,5 +1,6 @@
 /**
- * Black-box tests of alert words: GET/POST/DELETE /users/me/alert_words (Zulip's rules), the
+ * Black-box tests of alert words: GET/POST/DELETE /users/me/alert_words (Zulip's rules: words keep
+ * their case but are compared and matched without it), the
  * `alert_words` event and register state, and the `has_alert_word` flag on messages that contain
  * a user's word (whole words only), on sending and on editing, and through `is:alerted`.
  */
@@ -9,31 +10,31 @@ import { register, take, HAMLET } from '../helpers/events.js';
 import { messageWorld, send, sendDm, flagsOf, fetchIds, error, NEWEST } from '../helpers/messages.js';
 
 test('alert words', async (t) => {
-  t.test('the list: trimmed, lowercased, without duplicates; events on every queue; after a restart', async (t) => {
+  t.test('the list: trimmed, without duplicates whatever their case; events on every queue; after a restart', async (t) => {
     const { server, hamlet, othello } = await messageWorld(t);
     const mine = await register(hamlet, { event_types: ['alert_words'] });
     const peer = await register(othello, { event_types: ['alert_words'] });
     t.same((await hamlet.get('/users/me/alert_words')).body.alert_words, []);
     const added = await hamlet.post('/users/me/alert_words', { alert_words: [' Natural ', 'illustrious', 'NATURAL', '', '  ', 'big deal'] });
     t.equal(added.status, 200);
-    t.same(added.body.alert_words, ['natural', 'illustrious', 'big deal'], 'the whole list comes back');
-    t.match(await take(mine), [{ type: 'alert_words', alert_words: ['natural', 'illustrious', 'big deal'] }]);
+    t.same(added.body.alert_words, ['NATURAL', 'illustrious', 'big deal'], 'the whole list comes back; a word keeps the last spelling given');
+    t.match(await take(mine), [{ type: 'alert_words', alert_words: ['NATURAL', 'illustrious', 'big deal'] }]);
     t.same(await take(peer), [], "nobody else's clients hear of it");
-    t.same((await hamlet.post('/users/me/alert_words', { alert_words: ['natural'] })).body.alert_words, ['natural', 'illustrious', 'big deal'], 'adding a word again changes nothing');
+    t.same((await hamlet.post('/users/me/alert_words', { alert_words: ['Natural'] })).body.alert_words, ['NATURAL', 'illustrious', 'big deal'], 'adding a word again, in any case, changes nothing');
     await take(mine);
     const removed = await hamlet.delete('/users/me/alert_words', { alert_words: ['ILLUSTRIOUS', 'never added'] });
-    t.same(removed.body.alert_words, ['natural', 'big deal'], 'removal ignores case and unknown words');
-    t.match(await take(mine), [{ type: 'alert_words', alert_words: ['natural', 'big deal'] }]);
-    t.same((await hamlet.post('/register', { fetch_event_types: ['alert_words'] })).body.alert_words, ['natural', 'big deal']);
+    t.same(removed.body.alert_words, ['NATURAL', 'big deal'], 'removal ignores case and unknown words');
+    t.match(await take(mine), [{ type: 'alert_words', alert_words: ['NATURAL', 'big deal'] }]);
+    t.same((await hamlet.post('/register', { fetch_event_types: ['alert_words'] })).body.alert_words, ['NATURAL', 'big deal']);
 
     const restarted = await server.restart();
     t.teardown(() => restarted.destroy());
     const again = clientFor(restarted, 'hamlet@example.com');
-    t.same((await again.get('/users/me/alert_words')).body.alert_words, ['natural', 'big deal'], 'kept across a restart');
-    t.same((await again.post('/register', { fetch_event_types: ['alert_words'] })).body.alert_words, ['natural', 'big deal']);
-    await again.post('/users/me/alert_words', { alert_words: ['after'] });
-    t.match(await take({ ...mine, api: again }), [{ type: 'alert_words', alert_words: ['natural', 'big deal', 'after'] }], 'a restored queue hears the change');
-    const id = await send(clientFor(restarted, 'othello@example.com'), 'Verona', 'words', 'it came after');
+    t.same((await again.get('/users/me/alert_words')).body.alert_words, ['NATURAL', 'big deal'], 'kept across a restart');
+    t.same((await again.post('/register', { fetch_event_types: ['alert_words'] })).body.alert_words, ['NATURAL', 'big deal']);
+    await again.post('/users/me/alert_words', { alert_words: ['After'] });
+    t.match(await take({ ...mine, api: again }), [{ type: 'alert_words', alert_words: ['NATURAL', 'big deal', 'After'] }], 'a restored queue hears the change');
+    const id = await send(clientFor(restarted, 'othello@example.com'), 'Verona', 'words', 'it came AFTER');
     t.ok((await flagsOf(again, id)).includes('has_alert_word'), 'the matcher is rebuilt from the stored words');
   });
 
@@ -48,7 +49,7 @@ test('alert words', async (t) => {
 
   t.test('has_alert_word: whole words, any case, for the recipients who chose them', async (t) => {
     const { hamlet, othello, iago } = await messageWorld(t);
-    await hamlet.post('/users/me/alert_words', { alert_words: ['castle', 'to be'] });
+    await hamlet.post('/users/me/alert_words', { alert_words: ['Castle', 'to be'] });
     await othello.post('/users/me/alert_words', { alert_words: ['castle', 'moor'] });
     const queue = await register(hamlet, { event_types: ['message'] });
     const other = await register(hamlet, { event_types: ['message'], narrow: [['is', 'alerted']] });

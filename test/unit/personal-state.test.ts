@@ -10,15 +10,15 @@ import { checkFullNameRules } from '../../src/domain/full-name.js';
 const badRequest = (message: string) => ({ constructor: ApiError, code: 'BAD_REQUEST', status: 400, message });
 
 test('alert word lists', async (t) => {
-  t.same(withAlertWords([], [' Foo ', 'foo', 'BAR', '', ' ']), ['foo', 'bar']);
-  t.same(withAlertWords(['foo'], ['Foo', 'baz']), ['foo', 'baz'], 'existing words are not repeated; new ones are appended');
+  t.same(withAlertWords([], [' Foo ', 'foo', 'BAR', '', ' ']), ['foo', 'BAR'], 'trimmed, blanks dropped, one spelling per word (the last given), in first-given order');
+  t.same(withAlertWords(['foo'], ['FOO', 'baz']), ['foo', 'baz'], 'existing words are not repeated, whatever their case; new ones are appended');
   t.throws(() => withAlertWords([], ['ok', 'x'.repeat(101)]), badRequest('alert_words[1] is too long (limit: 100 characters)'));
   t.same(withAlertWords([], ['😀'.repeat(100)]).length, 1, 'the limit counts characters');
-  t.same(withoutAlertWords(['foo', 'bar'], ['FOO', 'nope']), ['bar']);
+  t.same(withoutAlertWords(['Foo', 'bar'], ['fOO', 'nope']), ['bar'], 'removal ignores case');
 });
 
 test('the alert word matcher', async (t) => {
-  const matcher = new AlertWordMatcher([[1, ['foo', 'foo bar']], [2, ['bar']], [3, ['oo']], [4, ['ünïcode']]]);
+  const matcher = new AlertWordMatcher([[1, ['foo', 'Foo Bar']], [2, ['BAR']], [3, ['oo']], [4, ['Ünïcode']]]);
   const alerted = (text: string) => [...matcher.alerted(text)].sort();
   t.same(alerted('foo'), [1]);
   t.same(alerted('Foo Bar!'), [1, 2], 'overlapping words are all found');
