@@ -84,6 +84,9 @@ test('PATCH /settings', async (t) => {
     t.equal(JSON.stringify(server.services.org.users.get(HAMLET)), before, 'nothing changed');
     t.same(await take(queue), [], 'no events');
     t.equal((await hamlet.patch('/settings', { notification_sound: 'none', timezone: 'Europe/Berlin', email_notifications_batching_period_seconds: 604800 })).status, 200, 'the limits themselves pass');
+    const bot = clientFor(server, 'notification-bot@example.com');
+    t.same(error(await bot.patch('/settings', { enter_sends: true })), bad('This endpoint does not accept bot requests.'), 'as Zulip: for people only');
+    t.same(error(await bot.post('/users/me/status', { status_text: 'beep' })), bad('This endpoint does not accept bot requests.'));
   });
 
   t.test('full name and time zone: a realm_user update to everyone', async (t) => {
