@@ -177,4 +177,18 @@ test('PATCH /settings', async (t) => {
     t.equal((await hamlet.post('/typing', { type: 'stream', op: 'start', stream_id: VERONA, topic: 'x' })).status, 200);
     t.same(await take(peer), [], 'not any more: he turned typing notifications off');
   });
+  t.test('presence_enabled off: no longer shown to anyone', async (t) => {
+    const { hamlet, othello } = await messageWorld(t);
+    await hamlet.post('/users/me/presence', { status: 'active' });
+    t.ok('hamlet@example.com' in (await othello.post('/users/me/presence', { status: 'active' })).body.presences);
+    const peer = await register(othello, { event_types: ['presence'] });
+    t.equal((await hamlet.patch('/settings', { presence_enabled: false })).status, 200);
+    t.notOk('hamlet@example.com' in (await othello.post('/users/me/presence', { status: 'active' })).body.presences, 'left out of presences');
+    t.notOk('hamlet@example.com' in (await othello.post('/register', { fetch_event_types: ['presence'] })).body.presences);
+    await hamlet.post('/users/me/presence', { status: 'idle' });
+    t.same((await take(peer)).filter((e) => e.user_id === HAMLET), [], 'and reports make no events');
+    await hamlet.patch('/settings', { presence_enabled: true });
+    await hamlet.post('/users/me/presence', { status: 'active' });
+    t.ok('hamlet@example.com' in (await othello.post('/users/me/presence', { status: 'active' })).body.presences, 'turned on again: shown again');
+  });
 });
