@@ -23,6 +23,7 @@ import type { Scheduler } from './actors/scheduler.js';
 import type { Invitations } from './store/invitations.js';
 import type { Outbox } from './store/outbox.js';
 import type { MailTransport } from './domain/mail.js';
+import type { AttentionIndex } from './store/attention-index.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -53,6 +54,8 @@ export interface Services {
   readonly outbox: Outbox;
   /** The SMTP transport; undefined: mail goes to the outbox. */
   readonly smtp: MailTransport | undefined;
+  /** Derived from the users: the organization's alert-word matcher and who muted whom, for sending. */
+  readonly attention: AttentionIndex;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

@@ -36,6 +36,7 @@ import { Scheduler } from './actors/scheduler.js';
 import { Invitations } from './store/invitations.js';
 import { Outbox } from './store/outbox.js';
 import { smtpTransport } from './ops/smtp.js';
+import { AttentionIndex } from './store/attention-index.js';
 
 export interface ServiceParts {
   config: Config;
@@ -143,6 +144,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     invitations,
     outbox: new Outbox(db, parts.counters, org.id),
     smtp: parts.config.smtp ? smtpTransport(parts.config.smtp) : undefined,
+    attention: new AttentionIndex(org.users),
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

@@ -87,7 +87,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
         entry.prevContent = message.content;
         entry.prevRenderedContent = message.renderedContent;
         updated = { ...updated, content, renderedContent: rendered.html };
-        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), new Set(topicMarked));
+        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), services.attention.alertWords().alerted(content), new Set(topicMarked));
       }
       if (moving && message.type === 'stream') {
         if (newTopic !== undefined) {
@@ -201,19 +201,22 @@ export async function editMessage(services: Services, user: UserRecord, messageI
 }
 
 /**
- * Recomputes the mention flags of an edited message for everyone who has it and whom the old
- * or the new mentions flag; returns the record with any new row holders listed.
+ * Recomputes the mention and alert-word flags of an edited message for everyone who has it and
+ * whom the old or the new content flags; returns the record with any new row holders listed.
  */
-function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions, keepRows: ReadonlySet<number>): MessageRecord {
+function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions, alerted: ReadonlySet<number>, keepRows: ReadonlySet<number>): MessageRecord {
   const { messages } = services;
   const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!))?.participants ?? []) : undefined;
   const candidates = new Set(record.userIds);
   for (const userId of mentionCandidates(mentions, participants ?? [], messageAudience(services, record))) candidates.add(userId);
+  for (const userId of alerted) candidates.add(userId);
   let updated = record;
   for (const userId of candidates) {
     const flags = messageFlags(services, userId, record);
     if (flags === undefined) continue;
-    const next = (flags & ~MENTION_BITS) | mentionFlags(userId, mentions, participants === undefined || participants.has(userId));
+    const next = (flags & ~(MENTION_BITS | Flag.has_alert_word))
+      | mentionFlags(userId, mentions, participants === undefined || participants.has(userId))
+      | (alerted.has(userId) ? Flag.has_alert_word : 0);
     if (next === flags) continue;
     // (`keepRows`: users whose row a topic move in this edit needs, see keepTopicMarkedState.)
     updated = writeFlags(services, tx, userId, updated, messages.row(userId, record.id), next, keepRows.has(userId));

@@ -110,7 +110,7 @@ export function changeFlags(
 }
 
 /** When marking read, the ids above the user's marks in the channels of these messages (see `changeFlags`). */
-function readAhead(services: Services, user: UserRecord, ids: readonly number[], op: string, flag: string): Promise<Map<number, number[]>> {
+export function readAhead(services: Services, user: UserRecord, ids: readonly number[], op: string, flag: string): Promise<Map<number, number[]>> {
   if (op !== 'add' || flag !== 'read') return Promise.resolve(new Map());
   const channels = new Set<number>();
   for (const id of ids) {

@@ -92,6 +92,10 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   const readers = new Set<number>();
   if (out.readBySender) readers.add(sender.id);
   if (out.readBy !== undefined) readers.add(out.readBy);
+  // Those who muted the sender have it read on arrival (Zulip's muted users).
+  for (const userId of services.attention.mutersOf(sender.id)) readers.add(userId);
+  // One pass over the content for every user's alert words; recipients among them get the flag.
+  const alerted = services.attention.alertWords().alerted(out.content);
 
   let record: MessageRecord;
   let key: string | undefined;
@@ -116,6 +120,7 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
       const flags = mentionFlags(userId, mentions, topicParticipants.has(userId));
       if (flags !== 0) rows.set(userId, flags);
     }
+    for (const userId of alerted) if (subscribers.has(userId)) rows.set(userId, (rows.get(userId) ?? 0) | Flag.has_alert_word);
     const listed = [...rows.keys()];
     // Whoever reads it on arrival: their read mark moves onto it when nothing lies between, else a row says read.
     for (const userId of readers) {
@@ -151,7 +156,7 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     };
     // Direct messages keep a row per participant: audiences are small.
     for (const userId of dmUserIds) {
-      const flags = Flag.is_private | mentionFlags(userId, mentions, true) | (readers.has(userId) ? Flag.read : 0);
+      const flags = Flag.is_private | mentionFlags(userId, mentions, true) | (readers.has(userId) ? Flag.read : 0) | (alerted.has(userId) ? Flag.has_alert_word : 0);
       messages.setFlags(userId, id, undefined, flags, tx);
       rows.set(userId, flags);
     }

@@ -5,6 +5,8 @@ import { legacyEntry } from '../queries/presence.js';
 
 /** `now` in (fractional) Unix seconds, as Zulip's `server_timestamp`. */
 export function reportPresence(services: Services, user: UserRecord, active: boolean, now: number): Promise<void> {
+  // A user who turned presence_enabled off is not tracked at all (Zulip's privacy setting).
+  if (user.settings.presence_enabled === false) return Promise.resolve();
   return services.write((tx) => {
     const book = services.presence;
     if (!book.report(user.id, active, Math.floor(now), tx)) return;

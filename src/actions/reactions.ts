@@ -1,6 +1,7 @@
 /** Emoji reactions and votes on them: validation of the emoji, the write and the `reaction` events. */
 import { messageFlags } from '../queries/message-state.js';
-import { isUnicodeEmojiCode, unicodeEmojiCode, ZULIP_EXTRA_EMOJI } from '../domain/emoji.js';
+import { unicodeEmojiCode, ZULIP_EXTRA_EMOJI } from '../domain/emoji.js';
+import { checkEmoji, emojiByName, parseReactionType } from '../domain/emoji-rules.js';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { HISTORICAL_FLAGS, type MessageRecord, type ReactionRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
@@ -9,45 +10,6 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { messageAudience } from '../queries/message-audience.js';
 import { requireMessage } from '../queries/message-access.js';
-
-type ReactionType = ReactionRecord['reactionType'];
-
-/** The API's name for the server's own emoji set; Zulip clients send `zulip_extra_emoji`. */
-const EXTRA_TYPES = new Set(['zulip_extra_emoji', 'service_extra_emoji']);
-
-function parseType(value: string | undefined, fallback: ReactionType | undefined): ReactionType | undefined {
-  if (value === undefined) return fallback;
-  if (EXTRA_TYPES.has(value)) return 'zulip_extra_emoji';
-  if (value === 'unicode_emoji' || value === 'realm_emoji') return value;
-  throw badRequest('Invalid emoji type.');
-}
-
-/** The code and type of an emoji known by name only. */
-function emojiByName(name: string): { code: string; type: ReactionType } {
-  if (ZULIP_EXTRA_EMOJI[name]) return { code: ZULIP_EXTRA_EMOJI[name], type: 'zulip_extra_emoji' };
-  const code = unicodeEmojiCode(name);
-  if (code) return { code, type: 'unicode_emoji' };
-  throw badRequest(`Emoji '${name}' does not exist`);
-}
-
-function checkEmoji(name: string, code: string, type: ReactionType): void {
-  switch (type) {
-    case 'zulip_extra_emoji':
-      if (code !== 'zulip') throw badRequest('Invalid emoji code.');
-      if (name !== code) throw badRequest('Invalid emoji name.');
-      return;
-    case 'unicode_emoji': {
-      if (!isUnicodeEmojiCode(code)) throw badRequest('Invalid emoji code.');
-      // A name we know must be this emoji's; one we do not know is taken on trust with a valid
-      // code (Zulip's name table has aliases no published emoji data set carries).
-      const known = unicodeEmojiCode(name);
-      if (known !== undefined && known !== code) throw badRequest('Invalid emoji name.');
-      return;
-    }
-    case 'realm_emoji':
-      throw badRequest('Invalid custom emoji.');
-  }
-}
 
 function reactionEvent(services: Services, op: 'add' | 'remove', user: UserRecord, record: MessageRecord, reaction: ReactionRecord) {
   return {
@@ -64,7 +26,7 @@ function reactionEvent(services: Services, op: 'add' | 'remove', user: UserRecor
 
 function writeAddReaction(services: Services, tx: Transaction, user: UserRecord, messageId: number, name: string, codeParam?: string, typeParam?: string): void {
   const { record } = requireMessage(services, user, messageId);
-  let type = parseType(typeParam, undefined);
+  let type = parseReactionType(typeParam, undefined);
   let code = codeParam;
   if (code === undefined || type === undefined) {
     const found = emojiByName(name);
@@ -96,7 +58,7 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
 
 function writeRemoveReaction(services: Services, tx: Transaction, user: UserRecord, messageId: number, name?: string, codeParam?: string, typeParam?: string): void {
   const { record } = requireMessage(services, user, messageId);
-  const type = parseType(typeParam, 'unicode_emoji')!;
+  const type = parseReactionType(typeParam, 'unicode_emoji')!;
   let code = codeParam;
   if (code === undefined) {
     if (name === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');

@@ -13,8 +13,13 @@ export interface PropertyChange {
   value: unknown;
 }
 
+/** The nine properties the endpoint takes: the stored ones and the legacy inverse of muting. */
+const PROPERTY_NAMES = new Set<string>([...Object.keys(SUBSCRIPTION_PROPERTIES), 'in_home_view']);
+
+/** One change, checked in Zulip's order: the property, the channel, the subscription, then the value. */
 export function applyProperty(services: Services, tx: Transaction, user: UserRecord, change: PropertyChange): void {
   const { stream_id: channelId, property, value } = change;
+  if (!PROPERTY_NAMES.has(property)) throw badRequest(`Unknown subscription property: ${property}`);
   // As Zulip: a channel out of reach (or missing) is refused as such before subscription is looked at.
   accessChannelById(services, user, channelId);
   if (!services.subscriptions.isSubscribed(user.id, channelId)) throw badRequest(`Not subscribed to channel ID ${channelId}`);
@@ -25,17 +30,15 @@ export function applyProperty(services: Services, tx: Transaction, user: UserRec
     emit('color', value);
     return;
   }
+  if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
   if (property === 'in_home_view' || property === 'is_muted') {
-    if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
     const muted = property === 'is_muted' ? value : !value;
     services.subscriptions.setProperty(user.id, channelId, 'is_muted', muted, tx);
-    // Zulip sends both, so that old and new clients each see their property change.
-    emit('is_muted', muted);
+    // Zulip sends both, the deprecated in_home_view first, so that old and new clients each see their property change.
     emit('in_home_view', !muted);
+    emit('is_muted', muted);
     return;
   }
-  if (!(property in SUBSCRIPTION_PROPERTIES)) throw badRequest(`Unknown subscription property: ${property}`);
-  if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
   services.subscriptions.setProperty(user.id, channelId, property as SubscriptionProperty, value, tx);
   emit(property, value);
 }

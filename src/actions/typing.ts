@@ -18,6 +18,10 @@ export interface TypingRequest {
   topic?: string;
 }
 
+/** The three typing settings default to true: only a stored false turns one off. */
+const setting = (user: UserRecord, name: 'send_private_typing_notifications' | 'send_stream_typing_notifications' | 'receives_typing_notifications') =>
+  user.settings[name] !== false;
+
 export function sendTyping(services: Services, user: UserRecord, request: TypingRequest): Promise<void> {
   const { org } = services;
   const person = (u: { id: number }) => ({ user_id: u.id, email: apiEmail(org.users.get(u.id)!, org.host) });
@@ -25,6 +29,7 @@ export function sendTyping(services: Services, user: UserRecord, request: Typing
     if (request.type === 'direct') {
       if (request.to === undefined) throw badRequest("Missing 'to' argument");
       if (request.to.length === 0) throw badRequest("Empty 'to' list");
+      if (!setting(user, 'send_private_typing_notifications')) throw badRequest('User has disabled typing notifications for direct messages');
       // Deactivated users may be listed (Zulip names the conversation with them); only active ones are told.
       const users = request.to.map((id) => {
         const found = org.users.get(id);
@@ -34,15 +39,19 @@ export function sendTyping(services: Services, user: UserRecord, request: Typing
       if (!users.some((u) => u.id === user.id)) users.push(user);
       tx.emit(
         { type: 'typing', op: request.op, message_type: 'direct', sender: person(user), recipients: users.map(person) },
-        users.filter((u) => u.isActive).map((u) => u.id),
+        users.filter((u) => u.isActive && setting(u, 'receives_typing_notifications')).map((u) => u.id),
       );
       return;
     }
     if (request.streamId === undefined) throw badRequest("Missing 'stream_id' argument");
     if (request.topic === undefined) throw badRequest('Missing topic');
+    if (!setting(user, 'send_stream_typing_notifications')) throw badRequest('User has disabled typing notifications for channel messages');
     const channel = accessChannelById(services, user, request.streamId);
     const topic = normalizeTopic(request.topic, { maxLength: LIMITS.maxTopicLength, emptyTopicDisplayName: EMPTY_TOPIC_DISPLAY_NAME });
-    const subscribers = [...services.subscriptions.subscribersOf(channel.id)].filter((id) => org.users.get(id)?.isActive);
+    const subscribers = [...services.subscriptions.subscribersOf(channel.id)].filter((id) => {
+      const subscriber = org.users.get(id);
+      return subscriber?.isActive === true && setting(subscriber, 'receives_typing_notifications');
+    });
     if (subscribers.length <= MAX_CHANNEL_SIZE_FOR_TYPING) {
       tx.emit({ type: 'typing', op: request.op, message_type: 'stream', sender: person(user), stream_id: channel.id, topic }, subscribers);
     }

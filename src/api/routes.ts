@@ -34,6 +34,10 @@ import * as savedSnippets from './saved-snippets.js';
 import * as pushDevices from './push-devices.js';
 import * as userGroups from './user-groups.js';
 import * as invitations from './invitations.js';
+import * as userStatus from './user-status.js';
+import * as settings from './settings.js';
+import * as alertWords from './alert-words.js';
+import * as mutedUsers from './muted-users.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -180,4 +184,20 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/invites/{invite_id:int}/resend',      invitations.resendInvite,                         schemas.resendInvite,                 'user'),
   route('POST',   '/invites/multiuse',                    invitations.createInviteLink,                     schemas.createInviteLink,             'user'),
   route('DELETE', '/invites/multiuse/{invite_id:int}',    invitations.revokeInviteLink,                     schemas.revokeInviteLink,             'user'),
+  // User status
+  route('POST',   '/users/me/status',                     userStatus.updateStatus,                          schemas.updateStatus,                 'user'),
+  route('POST',   '/users/{user_id:int}/status',          userStatus.updateStatusForUser,                   schemas.updateStatusForUser,          'user'),
+  route('GET',    '/users/{user_id:int}/status',          userStatus.getUserStatus,                         schemas.getUserStatus,                'user'),
+
+  // Personal settings
+  route('PATCH',  '/settings',                            settings.updateSettings,                          schemas.updateSettings,               'user'),
+
+  // Alert words
+  route('GET',    '/users/me/alert_words',                alertWords.getAlertWords,                         schemas.getAlertWords,                'user'),
+  route('POST',   '/users/me/alert_words',                alertWords.addAlertWords,                         schemas.addAlertWords,                'user'),
+  route('DELETE', '/users/me/alert_words',                alertWords.removeAlertWords,                      schemas.removeAlertWords,             'user'),
+
+  // Muted users
+  route('POST',   '/users/me/muted_users/{muted_user_id:int}', mutedUsers.muteUser,                        schemas.muteUser,                     'user'),
+  route('DELETE', '/users/me/muted_users/{muted_user_id:int}', mutedUsers.unmuteUser,                      schemas.unmuteUser,                   'user'),
 ];

@@ -1,4 +1,6 @@
-/** Personal settings: their defaults, and which ones older clients receive at the top level of /register. */
+/** Personal settings: their defaults, their rules, and which ones older clients receive at the top level of /register. */
+import { badRequest } from './errors.js';
+import type { UserRecord } from './users.js';
 
 export const USER_SETTING_DEFAULTS: Record<string, unknown> = {
   // Display
@@ -92,7 +94,65 @@ export const EMOJISET_CHOICES = [
 
 export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime-saber', 'ding', 'zulip'];
 
-/** Every setting of a user: the stored ones over the defaults. */
-export function userSettings(stored: Record<string, unknown>, timezone: string): Record<string, unknown> {
-  return { ...USER_SETTING_DEFAULTS, enable_drafts_synchronization: true, ...stored, timezone };
+/** Every setting of a user: the stored ones over the defaults; time zone and email visibility live on the record itself. */
+export function userSettings(user: Pick<UserRecord, 'settings' | 'timezone' | 'emailAddressVisibility'>): Record<string, unknown> {
+  return { ...USER_SETTING_DEFAULTS, enable_drafts_synchronization: true, ...user.settings, timezone: user.timezone, email_address_visibility: user.emailAddressVisibility };
+}
+
+/** Language codes a user may choose (Zulip's translations), with the names `default_language` events carry. */
+export const LANGUAGE_NAMES: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
+  ar: 'العربية', be: 'Беларуская', bg: 'Български', bn: 'বাংলা', ca: 'Català', cs: 'Čeština', cy: 'Cymraeg', da: 'Dansk',
+  de: 'Deutsch', el: 'Ελληνικά', en: 'English', 'en-gb': 'British English', eo: 'Esperanto', es: 'Español', fa: 'فارسی',
+  fi: 'Suomi', fr: 'Français', gl: 'Galego', gu: 'ગુજરાતી', hi: 'हिंदी', hu: 'Magyar', id: 'Bahasa Indonesia', it: 'Italiano',
+  ja: '日本語', ko: '한국어', lt: 'Lietuvių', lmo: 'Lombard', ml: 'മലയാളം', mn: 'Монгол', nl: 'Nederlands', no: 'Norsk',
+  pl: 'Polski', pt: 'Português', 'pt-br': 'Português Brasileiro', 'pt-pt': 'Português Europeu', ro: 'Română', ru: 'Русский',
+  si: 'සිංහල', sk: 'Slovenčina', sr: 'Српски', sv: 'Svenska', ta: 'தமிழ்', te: 'తెలుగు', tl: 'Tagalog', tr: 'Türkçe',
+  uk: 'Українська', uz: 'O‘zbek', vi: 'Tiếng Việt', 'zh-hans': '简体中文', 'zh-hant': '繁體中文',
+}));
+
+/** `web_home_view` values at this feature level. */
+const HOME_VIEWS = new Set(['recent_topics', 'inbox', 'all_messages']);
+const MAX_EMAIL_BATCHING_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Whether the runtime knows the IANA zone (or alias). The runtime also takes names in any case;
+ * Zulip's list is exact, and every segment of its names starts with a capital.
+ */
+function isTimeZone(name: string): boolean {
+  if (name === '' || !name.split('/').every((segment) => /^[A-Z]/.test(segment))) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Zulip's checks of setting values beyond their types and enums (which the endpoint's schema
+ * checks): sounds, languages, time zones, emoji sets, home views, the batching period.
+ */
+export function checkSettingValue(name: string, value: unknown): void {
+  switch (name) {
+    case 'default_language':
+      if (!(String(value) in LANGUAGE_NAMES)) throw badRequest('Invalid default_language');
+      return;
+    case 'notification_sound':
+      if (value !== 'none' && !AVAILABLE_NOTIFICATION_SOUNDS.includes(String(value))) throw badRequest(`Invalid notification sound '${String(value)}'`);
+      return;
+    case 'email_notifications_batching_period_seconds': {
+      const seconds = value as number;
+      if (seconds <= 0 || seconds > MAX_EMAIL_BATCHING_SECONDS) throw badRequest(`Invalid email batching period: ${seconds} seconds`);
+      return;
+    }
+    case 'timezone':
+      if (!isTimeZone(String(value))) throw badRequest('timezone is not a recognized time zone');
+      return;
+    case 'emojiset':
+      if (!EMOJISET_CHOICES.some((choice) => choice.key === value)) throw badRequest('Invalid emojiset');
+      return;
+    case 'web_home_view':
+      if (!HOME_VIEWS.has(String(value))) throw badRequest('Invalid web_home_view');
+      return;
+  }
 }

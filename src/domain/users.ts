@@ -1,7 +1,10 @@
 /** User and bot records, who may see whose email, and the user objects the API returns. */
+import { codePointLength, nonPrintablePosition, pyStrip } from './topics.js';
 import { avatarUrlFor, type AvatarSource } from './avatar.js';
 import { badRequest } from './errors.js';
 import { isAdmin, isGuest, isModerator, isOwner, Role } from './roles.js';
+import type { MutedUser } from './muted-users.js';
+import type { UserStatus } from './user-status.js';
 
 /** Per-user email visibility (Zulip's `email_address_visibility` values). */
 export const EmailVisibility = {
@@ -45,6 +48,12 @@ export interface UserRecord {
   canChangeUserEmails?: boolean;
   /** Personal settings that differ from the defaults. */
   settings: Record<string, unknown>;
+  /** Status text and emoji; absent until first set. */
+  status?: UserStatus;
+  /** Alert words as given (matched without regard to case), in the order added; absent until first set. */
+  alertWords?: readonly string[];
+  /** Users this user muted, in the order muted; absent until first set. */
+  mutedUsers?: readonly MutedUser[];
 }
 
 /** Zulip's date format: ISO 8601 with microseconds and an explicit UTC offset. */
@@ -151,12 +160,15 @@ export function newUserRecord(fields: Pick<UserRecord, 'id' | 'deliveryEmail' | 
 /** Characters a name may not hold (they would confuse mention syntax), as Zulip's NAME_INVALID_CHARS. */
 const NAME_INVALID_CHARS = /[*`\\>"@]/;
 
-/** Zulip's `check_full_name`: the trimmed name, or the reason it is refused. */
+/**
+ * Zulip's `check_full_name`: the name stripped as Python strips, 2 to `maxLength` characters, no
+ * mention-syntax or non-printable characters, no `|<digits>` ending; or the reason it is refused.
+ */
 export function checkFullName(raw: string, maxLength: number): string {
-  const name = raw.trim();
-  if ([...name].length > maxLength) throw badRequest('Name too long!');
-  if ([...name].length < 2) throw badRequest('Name too short!');
-  if (NAME_INVALID_CHARS.test(name)) throw badRequest('Invalid characters in name!');
+  const name = pyStrip(raw);
+  if (codePointLength(name) > maxLength) throw badRequest('Name too long!');
+  if (codePointLength(name) < 2) throw badRequest('Name too short!');
+  if (NAME_INVALID_CHARS.test(name) || nonPrintablePosition(name) !== undefined) throw badRequest('Invalid characters in name!');
   // A name ending in `|15` would read as the disambiguated mention syntax `@**Name|15**`.
   if (/\|\d+$/.test(raw)) throw badRequest('Invalid format!');
   return name;

@@ -38,7 +38,8 @@ function messageMatches(narrow: readonly [string, string][], message: Record<str
         if ((operand === 'dm' || operand === 'private') && message.type !== 'private') return false;
         if (operand === 'starred' && !(flags & Flag.starred)) return false;
         if (operand === 'unread' && flags & Flag.read) return false;
-        if ((operand === 'mentioned' || operand === 'alerted') && !(flags & MENTION_BITS)) return false;
+        if (operand === 'mentioned' && !(flags & MENTION_BITS)) return false;
+        if (operand === 'alerted' && !(flags & Flag.has_alert_word)) return false;
         if (operand === 'resolved' && !(message.type === 'stream' && String(message.subject).startsWith(RESOLVED_TOPIC_PREFIX))) return false;
         break;
     }
@@ -64,6 +65,8 @@ export function acceptsEvent(d: QueueDescriptor, event: Record<string, unknown>,
   if (type === 'muted_topics' && d.eventTypes?.includes('user_topic')) return false;
   if (type === 'typing' && 'stream_id' in event && !d.capabilities.streamTypingNotifications) return false;
   if (type === 'user_group') return acceptsGroupEvent(d, event);
+  // Clients that take the `user_settings` object get `user_settings` events, not the legacy ones.
+  if ((type === 'update_display_settings' || type === 'update_global_notifications') && d.capabilities.userSettingsObject) return false;
   if (type === 'message' && d.narrow.length > 0) return messageMatches(d.narrow, event.message as Record<string, unknown>, flags ?? 0);
   return true;
 }

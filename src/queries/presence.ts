@@ -17,7 +17,8 @@ export function presences(services: Services, slim: boolean, now: number, sinceU
   const result: Record<string, unknown> = {};
   for (const [userId, presence] of services.presence.entries()) {
     const user = services.org.users.get(userId);
-    if (!user || !user.isActive || user.isBot) continue;
+    // Those who turned presence_enabled off are shown to nobody, whatever was recorded before.
+    if (!user || !user.isActive || user.isBot || user.settings.presence_enabled === false) continue;
     if (now - presence.lastConnected > HISTORY_DAYS * 86400 || presence.updateId <= sinceUpdateId) continue;
     if (slim) {
       result[userId] = { active_timestamp: presence.lastActive ?? Math.floor(user.dateJoined / 1000), idle_timestamp: presence.lastConnected };

@@ -28,9 +28,9 @@ function sharesReceipts(user: UserRecord): boolean {
   return user.settings.send_read_receipts !== false;
 }
 
-// MERGE: muted users arrive with issue 12's branch; this answers from its store once merged.
-function mutedEitherWay(_services: Services, _a: number, _b: number): boolean {
-  return false;
+/** Has either user muted the other? */
+function mutedEitherWay(asker: UserRecord, other: UserRecord): boolean {
+  return (asker.mutedUsers?.some((m) => m.id === other.id) ?? false) || (other.mutedUsers?.some((m) => m.id === asker.id) ?? false);
 }
 
 export function readReceipts(services: Services, asker: UserRecord, record: MessageRecord): number[] {
@@ -39,7 +39,7 @@ export function readReceipts(services: Services, asker: UserRecord, record: Mess
     if (userId === record.senderId) continue;
     const user = services.org.users.get(userId);
     if (!user || !user.isActive || !sharesReceipts(user)) continue;
-    if (mutedEitherWay(services, asker.id, userId)) continue;
+    if (mutedEitherWay(asker, user)) continue;
     const flags = messageFlags(services, userId, record);
     if (flags !== undefined && (flags & Flag.read) !== 0) readers.push(userId);
   }

@@ -29,6 +29,8 @@ import { pushDevicesState } from './push-devices.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
 import { groupObjects } from './user-groups.js';
+import { allStatuses } from './user-status.js';
+import { mutedUsersObject } from '../domain/muted-users.js';
 import { channelObject, byName } from './subscription-format.js';
 
 export interface StateRequest {
@@ -142,7 +144,7 @@ export async function initialState(services: Services, request: StateRequest): P
     state.presence_last_update_id = services.presence.newestUpdateId;
     state.server_timestamp = now / 1000;
   }
-  const settings = userSettings(user.settings, user.timezone);
+  const settings = userSettings(user);
   if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
   if (!request.capabilities.userSettingsObject) {
     if (want('update_display_settings')) {
@@ -166,12 +168,12 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('navigation_views')) state.navigation_views = navigationViewsOf(services, user.id);
   if (want('saved_snippets')) state.saved_snippets = savedSnippetsOf(services, user.id);
   if (want('push_device')) state.push_devices = pushDevicesState(services, user.id);
+  if (want('user_status')) state.user_status = allStatuses(services);
+  if (want('alert_words')) state.alert_words = [...(user.alertWords ?? [])];
+  if (want('muted_users')) state.muted_users = mutedUsersObject(user.mutedUsers);
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
     realm_emoji: [['realm_emoji', {}]],
-    user_status: [['user_status', {}]],
-    alert_words: [['alert_words', []]],
-    muted_users: [['muted_users', []]],
     realm_linkifiers: [['realm_linkifiers', []]],
     realm_filters: [['realm_filters', []]],
     realm_playgrounds: [['realm_playgrounds', []]],

@@ -11,8 +11,6 @@ import { ofType, register, take } from '../helpers/events.js';
 import { CORE_TEAM, DENMARK, MESSAGES_CLOCK_START, SCOTLAND, VERONA, error, messageWorld } from '../helpers/messages.js';
 import { CORDELIA, HAMLET, IAGO, OTHELLO } from '../helpers/demo-ids.js';
 import { Transaction } from '../../src/store/transaction.js';
-import { clearDrafts } from '../../src/actions/drafts.js';
-import type { TestServer } from '../helpers/server.js';
 
 const NOW = Math.floor(MESSAGES_CLOCK_START / 1000);
 const MISSING = [404, 'BAD_REQUEST', 'Draft does not exist'];
@@ -31,15 +29,6 @@ async function create(api: Api, list: unknown[]): Promise<number[]> {
   const response = await api.post('/drafts', { drafts: list });
   if (response.status !== 200) throw new Error(`POST /drafts failed: ${JSON.stringify(response.body)}`);
   return response.body.ids;
-}
-
-/** Sets a personal setting the way user settings are stored (PATCH /settings is another area's). */
-async function setSetting(server: TestServer, userId: number, name: string, value: unknown): Promise<void> {
-  const { org } = server.services;
-  const user = org.users.get(userId)!;
-  const tx = new Transaction();
-  org.users.save({ ...user, settings: { ...user.settings, [name]: value } }, tx);
-  await server.services.commit(tx);
 }
 
 test('POST /drafts and GET /drafts', async (t) => {
@@ -160,31 +149,35 @@ test('PATCH and DELETE /drafts/{draft_id}', async (t) => {
 });
 
 test('enable_drafts_synchronization', async (t) => {
-  t.test('off: every drafts endpoint refuses, register says none; on again: they work', async (t) => {
-    const { server, hamlet } = await messageWorld(t);
+  t.test('off (PATCH /settings): every drafts endpoint refuses, register says none; on again: they work', async (t) => {
+    const { hamlet } = await messageWorld(t);
     const [id] = await create(hamlet, [stream('before')]);
-    await setSetting(server, HAMLET, 'enable_drafts_synchronization', false);
+    t.equal((await hamlet.patch('/settings', { enable_drafts_synchronization: false })).status, 200);
     t.same(error(await hamlet.get('/drafts')), DISABLED);
     t.same(error(await hamlet.post('/drafts', { drafts: [stream('x')] })), DISABLED);
     t.same(error(await hamlet.patch(`/drafts/${id}`, { draft: stream('x') })), DISABLED);
     t.same(error(await hamlet.delete(`/drafts/${id}`)), DISABLED);
     t.same((await hamlet.post('/register', { fetch_event_types: ['drafts'] })).body.drafts, []);
-    await setSetting(server, HAMLET, 'enable_drafts_synchronization', true);
-    t.same((await drafts(hamlet)).map((d) => d.content), ['before'], 'the refused writes changed nothing');
+    t.equal((await hamlet.patch('/settings', { enable_drafts_synchronization: true })).status, 200);
+    t.same(await drafts(hamlet), [], 'turning it off deleted the stored drafts, as Zulip does');
+    t.equal((await create(hamlet, [stream('after')])).length, 1, 'on again: drafts are kept again');
   });
 
-  t.test('clearDrafts (turning the setting off) deletes every stored draft of the user only, without events', async (t) => {
+  t.test("turning it off deletes every stored draft of the user only, without drafts events", async (t) => {
     const { server, hamlet, othello } = await messageWorld(t);
     await create(hamlet, [stream('one'), stream('two')]);
     await create(othello, [stream('theirs')]);
-    const queue = await register(hamlet, { event_types: ['drafts'] });
-    await server.services.write((tx) => clearDrafts(server.services, tx, HAMLET));
-    t.same(await drafts(hamlet), []);
+    const queue = await register(hamlet, { event_types: ['drafts', 'user_settings'] });
+    t.equal((await hamlet.patch('/settings', { enable_drafts_synchronization: false })).status, 200);
+    const events = await take(queue);
+    t.same(ofType(events, 'drafts'), [], "clients keep their local drafts: Zulip sends no remove events");
+    t.match(ofType(events, 'user_settings'), [{ op: 'update', property: 'enable_drafts_synchronization', value: false }], 'the setting itself is announced');
     t.same((await drafts(othello)).map((d) => d.content), ['theirs']);
-    t.same(ofType(await take(queue), 'drafts'), [], "clients keep their local drafts: Zulip sends no remove events");
     const restarted = await server.restart();
     t.teardown(() => restarted.destroy());
-    t.same(await drafts(clientFor(restarted, 'hamlet@example.com')), [], 'still gone after a restart');
+    const again = clientFor(restarted, 'hamlet@example.com');
+    t.equal((await again.patch('/settings', { enable_drafts_synchronization: true })).status, 200);
+    t.same(await drafts(again), [], 'still gone after a restart');
   });
 });
 

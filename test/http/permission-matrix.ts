@@ -673,4 +673,19 @@ export const MATRIX: MatrixRow[] = [
     request: async (fx) => ({ path: `/user_groups/${await fx.group('prospero')}/members/${fx.userId('hamlet')}` }),
     expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : OK)),
   },
+  // User status: one's own for everyone; another user's (and one's own by id) for administrators only, as the spec says.
+  { method: 'POST', route: '/users/me/status', target: 'own', request: () => ({ path: '/users/me/status', params: { status_text: 'in the matrix' } }), expect: everyone(OK) },
+  { method: 'POST', route: '/users/{user_id:int}/status', target: 'another user', request: (fx) => ({ path: `/users/${fx.userId('prospero')}/status`, params: { status_text: 'set by the matrix' } }), expect: adminsOnly(NO_PERMISSION) },
+  { method: 'POST', route: '/users/{user_id:int}/status', target: 'own', request: (fx, caller) => ({ path: `/users/${fx.userId(caller)}/status`, params: { emoji_name: 'tada' } }), expect: adminsOnly(NO_PERMISSION) },
+  { method: 'GET', route: '/users/{user_id:int}/status', target: 'another user', request: (fx) => ({ path: `/users/${fx.userId('prospero')}/status` }), expect: everyone(OK) },
+  // Personal settings, alert words and muted users: only ever one's own.
+  { method: 'PATCH', route: '/settings', target: 'own', request: () => ({ path: '/settings', params: { enter_sends: true } }), expect: everyone(OK) },
+  { method: 'GET', route: '/users/me/alert_words', target: 'own', request: () => ({ path: '/users/me/alert_words' }), expect: everyone(OK) },
+  { method: 'POST', route: '/users/me/alert_words', target: 'own', request: () => ({ path: '/users/me/alert_words', params: { alert_words: ['matrix'] } }), expect: everyone(OK) },
+  { method: 'DELETE', route: '/users/me/alert_words', target: 'own', request: () => ({ path: '/users/me/alert_words', params: { alert_words: ['matrix'] } }), expect: everyone(OK) },
+  { method: 'POST', route: '/users/me/muted_users/{muted_user_id:int}', target: 'own', request: (fx, caller) => ({ path: `/users/me/muted_users/${fx.userId(caller)}` }), expect: everyone(bad('Cannot mute self')) },
+  // Cordelia (deactivated, and no caller's fixture sender) may be muted, then unmuted, by everyone.
+  { method: 'POST', route: '/users/me/muted_users/{muted_user_id:int}', target: 'another user', request: (fx) => ({ path: `/users/me/muted_users/${fx.userId('cordelia')}` }), expect: everyone(OK) },
+  { method: 'DELETE', route: '/users/me/muted_users/{muted_user_id:int}', target: 'another user', request: (fx) => ({ path: `/users/me/muted_users/${fx.userId('cordelia')}` }), expect: everyone(OK) },
+  { method: 'DELETE', route: '/users/me/muted_users/{muted_user_id:int}', target: 'a user not muted', request: (fx) => ({ path: `/users/me/muted_users/${fx.userId('prospero')}` }), expect: everyone(bad('User is not muted')) },
 ];

@@ -1,13 +1,13 @@
 /**
  * GET /messages/{id}/read_receipts: who has read a message, from rows and read marks alike,
- * with Zulip's exclusions (the sender, users who do not share receipts, deactivated users) and
+ * with Zulip's exclusions (the sender, users who do not share receipts, muting either way,
+ * deactivated users) and
  * its errors.
  */
 import { test } from 'tap';
 import { setRealm } from '../helpers/world.js';
-import { Transaction } from '../../src/store/transaction.js';
 import { DENMARK, VERONA, messageWorld, send, sendDm, error, invalidMessage } from '../helpers/messages.js';
-import { clientFor, type TestServer } from '../helpers/server.js';
+import { clientFor } from '../helpers/server.js';
 import type { Api } from '../helpers/client.js';
 
 const receipts = async (client: Api, id: number) => {
@@ -15,16 +15,6 @@ const receipts = async (client: Api, id: number) => {
   if (response.status !== 200) throw new Error(`read_receipts: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.user_ids as number[];
 };
-
-/** Changes a user's stored record directly (settings and activity have their own endpoints elsewhere). */
-async function changeUser(server: TestServer, userId: number, change: (user: any) => void): Promise<void> {
-  const { org } = server.services;
-  const user = { ...org.users.get(userId)!, settings: { ...org.users.get(userId)!.settings } };
-  change(user);
-  const tx = new Transaction();
-  org.users.save(user, tx);
-  await server.services.commit(tx);
-}
 
 test('read receipts', async (t) => {
   t.test('channel messages: rows and read marks, never the sender', async (t) => {
@@ -64,7 +54,7 @@ test('read receipts', async (t) => {
   });
 
   t.test('direct messages, settings, deactivated users, errors', async (t) => {
-    const { server, hamlet, othello, cordelia, polonius } = await messageWorld(t);
+    const { server, hamlet, othello, cordelia, polonius, iago } = await messageWorld(t);
     const dm = await sendDm(hamlet, [5, 6], 'a word in private');
     t.same(await receipts(hamlet, dm), []);
     await othello.post('/messages/flags', { messages: [dm], op: 'add', flag: 'read' });
@@ -72,10 +62,20 @@ test('read receipts', async (t) => {
     t.same(await receipts(hamlet, dm), [5, 6], 'participants who read it');
     t.same(await receipts(othello, dm), [5, 6], 'a reader sees themself');
 
-    await changeUser(server, 6, (user) => { user.settings.send_read_receipts = false; });
+    t.equal((await cordelia.patch('/settings', { send_read_receipts: false })).status, 200);
     t.same(await receipts(hamlet, dm), [5], 'a user who does not share read receipts is left out');
-    await changeUser(server, 5, (user) => { user.isActive = false; });
-    t.same(await receipts(hamlet, dm), [], 'deactivated users are left out');
+    t.equal((await cordelia.patch('/settings', { send_read_receipts: true })).status, 200);
+
+    t.equal((await othello.post('/users/me/muted_users/4')).status, 200);
+    t.same(await receipts(hamlet, dm), [6], 'someone who muted the asker is left out (muting would show)');
+    t.same(await receipts(cordelia, dm), [5, 6], 'for others they are still listed');
+    t.equal((await othello.delete('/users/me/muted_users/4')).status, 200);
+    t.equal((await hamlet.post('/users/me/muted_users/6')).status, 200);
+    t.same(await receipts(hamlet, dm), [5], 'someone the asker muted is left out');
+    t.equal((await hamlet.delete('/users/me/muted_users/6')).status, 200);
+
+    t.equal((await iago.delete('/users/5')).status, 200);
+    t.same(await receipts(hamlet, dm), [6], 'deactivated users are left out');
 
     const channelMessage = await send(hamlet, 'Denmark', 'secret', 'not for guests');
     t.same(error(await polonius.get(`/messages/${channelMessage}/read_receipts`)), invalidMessage, 'a message one may not see');
