@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { bindRoutes } from './api/route.js';
-import { ROUTES } from './api/routes.js';
+import { ROOT_ROUTES, ROUTES } from './api/routes.js';
 import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
@@ -69,6 +69,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     heartbeatSeconds: config.heartbeatSeconds,
     sweepSeconds: config.sweepSeconds,
   };
+  // Uploads: what an interrupted write left behind goes, and so do files no record names.
+  await services.files.open();
+  await services.files.sweep(services.attachments.hashes());
   await restoreQueues(housekeepingParts);
   const housekeeping = startHousekeeping(housekeepingParts);
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
@@ -81,6 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const front = new HttpFront<UserRecord>({
     uws,
     routes,
+    rootRoutes: bindRoutes(ROOT_ROUTES, services),
     validators: compileValidators(SCHEMAS),
     bodyLimitBytes: config.bodyLimitBytes,
     authenticate: basicAuthenticator(services),
@@ -130,6 +134,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await queues.close();
         await front.idle();
         front.closeConnections();
+        await services.thumbnails.idle();
         actors.stopAll();
         await db.close();
         metrics?.detach();

@@ -20,6 +20,10 @@ import type { EventQueues } from './events/queues.js';
 import type { PresenceBook } from './store/presence-book.js';
 import type { ScheduledMessages } from './store/scheduled-messages.js';
 import type { Scheduler } from './actors/scheduler.js';
+import type { Attachments } from './store/attachments.js';
+import type { FileStore } from './store/files.js';
+import type { Thumbnailer } from './store/thumbnails.js';
+import type { TemporaryAccess } from './store/temporary-access.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -44,6 +48,14 @@ export interface Services {
   readonly scheduled: ScheduledMessages;
   /** The scheduler actor: the waiting items in due order and the one timer armed to the earliest. */
   readonly scheduler: Scheduler;
+  /** Uploaded files' records (Zulip's Attachment). */
+  readonly attachments: Attachments;
+  /** Uploaded bytes and thumbnails on disk, content-addressed. */
+  readonly files: FileStore;
+  /** Makes image thumbnails off the request path. */
+  readonly thumbnails: Thumbnailer;
+  /** Signs and checks the short-lived URLs of `GET /user_uploads/{realm_id_str}/{filename}`. */
+  readonly temporaryAccess: TemporaryAccess;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

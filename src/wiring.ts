@@ -28,6 +28,11 @@ import { EventLog } from './store/event-log.js';
 import { cutOverToReadMarks } from './actions/read-state-cut-over.js';
 import { ScheduledMessages } from './store/scheduled-messages.js';
 import { Scheduler } from './actors/scheduler.js';
+import { Attachments } from './store/attachments.js';
+import { FileStore } from './store/files.js';
+import { Thumbnailer } from './store/thumbnails.js';
+import { TemporaryAccess } from './store/temporary-access.js';
+import { join } from 'node:path';
 
 export interface ServiceParts {
   config: Config;
@@ -94,6 +99,9 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const readMarks = new ReadMarks(db, org.id);
   const scheduled = new ScheduledMessages(db, org.id);
   await scheduled.load();
+  const attachments = new Attachments(db, org.id);
+  await attachments.load();
+  const files = new FileStore(join(parts.config.dataDir, 'uploads'));
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {
@@ -123,6 +131,10 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     scheduled,
     // Delivers nothing until server.ts runs it (the admin CLI builds services too).
     scheduler: new Scheduler(() => clock.now()),
+    attachments,
+    files,
+    thumbnails: new Thumbnailer(files, logger),
+    temporaryAccess: new TemporaryAccess(),
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

@@ -24,6 +24,8 @@ import * as subscriptionSettings from './subscription-settings.js';
 import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
+import * as uploads from './uploads.js';
+import { uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -110,4 +112,17 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/users',                               userAdmin.createUser,                             schemas.createUser,                   'user'),
   route('PATCH',  '/users/{user_id:int}',                 userAdmin.updateUser,                             schemas.updateUser,                   'user'),
   route('PATCH',  '/users/{email:email}',                 userAdmin.updateUserByEmail,                      schemas.updateUser,                   'user'),
+
+  // Uploaded files and attachments
+  route('POST',   '/user_uploads',                        uploads.uploadFile,                               schemas.uploadFile,                   'user', { files: true, bodyLimit: uploadBodyLimit }),
+  route('GET',    '/user_uploads/{realm_id_str}/{filename:path}', uploads.getFileTemporaryUrl,              schemas.userUploadPath,               'user'),
+  route('GET',    '/attachments',                         uploads.getAttachments,                           schemas.getAttachments,               'user'),
+  route('DELETE', '/attachments/{attachment_id:int}',     uploads.removeAttachment,                         schemas.removeAttachment,             'user'),
+];
+
+/** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */
+export const ROOT_ROUTES: readonly RouteEntry[] = [
+  route('GET',    '/user_uploads/{realm_id_str}/{filename:path}', uploads.serveUpload,                      schemas.userUploadPath,               'user'),
+  route('GET',    '/user_uploads/temporary/{token}/{filename}', uploads.serveTemporaryUpload,               schemas.userUploadPath,               'none'),
+  route('GET',    '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', uploads.serveThumbnail,             schemas.userUploadPath,               'user'),
 ];

@@ -12,9 +12,9 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import { errorBody, internalError, statusLine, successBody } from './envelope.js';
 import type { UwsModule } from './native.js';
-import { parseBody, parseUrlEncoded, type RawParams } from './params.js';
+import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from './params.js';
 import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.js';
-import { Deferred, type DeferredWriter, type HandlerResult, RawJson } from '../shared/handler-result.js';
+import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod } from './router.js';
 import type { ParamValidator } from './validation.js';
 
@@ -45,8 +45,18 @@ export interface ApiRequest<P, Params = Record<string, unknown>> {
   readonly userAgent: string;
   /** The client's name (Zulip's `client`): the `client` parameter, else the User-Agent's product name. */
   readonly client: string;
+  /** Files sent as multipart parts with a file name (routes with `files: true`; empty otherwise). */
+  readonly files: readonly UploadedFile[];
+  /** The request's `Range` header ('' when none). */
+  readonly range: string;
   /** Binds a response that the handler will finish later (long-polls). */
   defer(): Deferred;
+}
+
+/** A route's own body limit and the refusal to answer when a body exceeds it. */
+export interface BodyLimit {
+  bytes: number;
+  refusal: ApiError;
 }
 
 export interface Route<P> {
@@ -57,6 +67,10 @@ export interface Route<P> {
   schema: string;
   /** `user`: credentials required; `none`: no credentials; `optional`: either (public access). */
   auth: 'user' | 'none' | 'optional';
+  /** Multipart parts with a file name arrive in `files`, not as parameters. */
+  files?: boolean;
+  /** Replaces the server's body limit for this route (read per request: it may follow a setting). */
+  bodyLimit?: () => BodyLimit;
   handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
 }
 
@@ -71,6 +85,8 @@ export interface ServedRoute {
 export interface FrontOptions<P> {
   uws: UwsModule;
   routes: Route<P>[];
+  /** Routes outside /api/v1, their paths from the root (`/user_uploads/...`): served alike, not listed by `served()`. */
+  rootRoutes?: Route<P>[];
   validators: Map<string, ParamValidator>;
   bodyLimitBytes: number;
   /** Resolves Basic credentials to a principal or throws the ApiError to answer. */
@@ -124,6 +140,7 @@ interface Exchange {
 export class HttpFront<P> implements DeferredWriter {
   private readonly app: TemplatedApp;
   private readonly router = new Router<Compiled<P>>();
+  private readonly rootRouter = new Router<Compiled<P>>();
   private listenSocket: us_listen_socket | undefined;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
@@ -134,6 +151,11 @@ export class HttpFront<P> implements DeferredWriter {
       const validator = options.validators.get(route.schema);
       if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
       this.router.add(route.method, route.path, { route, validator });
+    }
+    for (const route of options.rootRoutes ?? []) {
+      const validator = options.validators.get(route.schema);
+      if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
+      this.rootRouter.add(route.method, route.path, { route, validator });
     }
     this.app = options.uws.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
@@ -202,8 +224,9 @@ export class HttpFront<P> implements DeferredWriter {
       return;
     }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
-    const path = url.startsWith(API_PREFIX + '/') ? url.slice(API_PREFIX.length) : undefined;
-    const match = path === undefined ? undefined : this.router.match(path);
+    const inApi = url.startsWith(API_PREFIX + '/');
+    const path = inApi ? url.slice(API_PREFIX.length) : url;
+    const match = inApi ? this.router.match(path) : this.rootRouter.match(path);
     if (!match) throw new ApiError('NOT_FOUND', 'Not Found', 404);
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
@@ -217,17 +240,32 @@ export class HttpFront<P> implements DeferredWriter {
     const authorization = req.getHeader('authorization');
     const contentType = req.getHeader('content-type');
     const userAgent = req.getHeader('user-agent');
+    const range = req.getHeader('range');
     const raw: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', raw);
 
     const principal = this.authenticate(ex, compiled.route, authorization);
 
+    const files: UploadedFile[] = [];
+    const headers = { userAgent, range, files };
     if (!ex.bodyPending) {
-      this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
+      this.run(ex, compiled, wanted, path, match.params, raw, principal, headers);
       return;
     }
-    const limit = this.options.bodyLimitBytes;
-    if (contentLength !== '' && Number(contentLength) > limit) throw tooLarge(limit);
+    const own = compiled.route.bodyLimit?.();
+    const limit = own?.bytes ?? this.options.bodyLimitBytes;
+    const refusal = () => own?.refusal ?? tooLarge(limit);
+    // Refused on the declared length, before a byte of the body is read.
+    if (contentLength !== '' && Number(contentLength) > limit) {
+      // A route's own limit (an upload) may be far below what a client declares: rather than
+      // drain such a body, answer now and close (a client waiting for the answer reads it).
+      if (own && Number(contentLength) > limit + DRAIN_LIMIT_BYTES) {
+        ex.bodyPending = false;
+        this.fail(ex, refusal(), true);
+        return;
+      }
+      throw refusal();
+    }
     ex.bodyPending = false;
     this.track(ex);
     const chunks: Buffer[] = [];
@@ -238,14 +276,16 @@ export class HttpFront<P> implements DeferredWriter {
       if (size > limit) {
         // Refused, but answered once the client has stopped sending (see DRAIN_LIMIT_BYTES).
         chunks.length = 0;
-        if (isLast || size > limit + DRAIN_LIMIT_BYTES) this.fail(ex, tooLarge(limit), true);
+        if (isLast || size > limit + DRAIN_LIMIT_BYTES) this.fail(ex, refusal(), true);
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
       try {
-        parseBody(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), contentType, raw, this.options.uws.getParts);
-        this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
+        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        chunks.length = 0;
+        parseBody(body, contentType, raw, this.options.uws.getParts, compiled.route.files ? files : undefined);
+        this.run(ex, compiled, wanted, path, match.params, raw, principal, headers);
       } catch (error) {
         this.fail(ex, error);
       }
@@ -335,7 +375,7 @@ export class HttpFront<P> implements DeferredWriter {
     pathParams: Record<string, string | number>,
     raw: RawParams,
     principal: P | undefined,
-    userAgent: string,
+    { userAgent, range, files }: { userAgent: string; range: string; files: UploadedFile[] },
   ): void {
     // `client` is read for every request, as Zulip's middleware does, so it is never "ignored".
     const client = raw.client ?? clientFromUserAgent(userAgent);
@@ -349,6 +389,8 @@ export class HttpFront<P> implements DeferredWriter {
       principal,
       userAgent,
       client,
+      files,
+      range,
       defer: () => {
         const deferred = new Deferred();
         ex.deferred = deferred;
@@ -388,6 +430,10 @@ export class HttpFront<P> implements DeferredWriter {
       ex.ignored = ignored;
       result.writer = this;
       result.exchange = ex;
+      return;
+    }
+    if (result instanceof RawAnswer) {
+      this.writeRaw(ex, result);
       return;
     }
     this.write(ex, 200, successBody(result, ignored));
@@ -447,7 +493,19 @@ export class HttpFront<P> implements DeferredWriter {
     this.write(ex, apiError.status, errorBody(apiError), apiError.headers, close);
   }
 
-  private write(ex: Exchange, status: number, body: string, headers?: Record<string, string>, close = false): void {
+  /** A file or page: its own status and headers (Content-Type among them), the body as is. */
+  private writeRaw(ex: Exchange, answer: RawAnswer): void {
+    this.write(ex, answer.status, answer.body, answer.headers, false, null);
+  }
+
+  private write(
+    ex: Exchange,
+    status: number,
+    body: string | Buffer,
+    headers?: Readonly<Record<string, string>>,
+    close = false,
+    contentType: string | null = 'application/json',
+  ): void {
     if (ex.aborted) return;
     const tracked = ex.tracked;
     const res = ex.res;
@@ -467,7 +525,7 @@ export class HttpFront<P> implements DeferredWriter {
           res.end('', close);
           return;
         }
-        res.writeHeader('Content-Type', 'application/json');
+        if (contentType !== null) res.writeHeader('Content-Type', contentType);
         if (ex.head) {
           // The length GET would send, written by hand: in uWS 20.30 endWithoutBody(length) leaves
           // the response pending (it waits for that many bytes), and so does any call with

@@ -3,6 +3,7 @@ import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFA
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
+import { maxUploadMib, uploadQuotaMib } from '../domain/uploads.js';
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
@@ -81,7 +82,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_presence_disabled: false,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: uploadQuotaMib(realm),
     realm_org_type: 0,
     realm_plan_type: 1,
     realm_date_created: realm.dateCreated,
@@ -98,7 +99,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     max_channel_folder_description_length: 1024,
     max_bulk_new_subscription_messages: 100,
     max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
-    max_file_upload_size_mib: 25,
+    max_file_upload_size_mib: maxUploadMib(realm),
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,

@@ -48,3 +48,7 @@ export { updateSubscriptionSettings } from './update-subscription-settings.js';
 export { updateSubscriptions } from './update-subscriptions.js';
 export { updateUserTopic } from './update-user-topic.js';
 export { updateUser } from './update-user.js';
+export { uploadFile } from './upload-file.js';
+export { userUploadPath } from './user-upload-path.js';
+export { getAttachments } from './get-attachments.js';
+export { removeAttachment } from './remove-attachment.js';

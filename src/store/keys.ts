@@ -114,6 +114,12 @@ export function realmKeys(realmId: number) {
     /** Scheduled messages and reminders by id (Zulip's ScheduledMessage). */
     scheduledMessage: (id: number) => `${r}sched!${pad(id)}`,
     scheduledMessagePrefix: `${r}sched!`,
+    /** Uploaded files' records (Zulip's Attachment) by id. */
+    attachment: (id: number) => `${r}attach!${pad(id)}`,
+    attachmentPrefix: `${r}attach!`,
+    /** Custom emoji of the organization by id (Zulip's RealmEmoji). */
+    realmEmoji: (id: number) => `${r}remoji!${pad(id)}`,
+    realmEmojiPrefix: `${r}remoji!`,
     /** Registered event queue descriptors. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,
