@@ -10,7 +10,7 @@ import {
   uploadPathId, uploadQuotaBytes, UPLOADS_URL_PREFIX, withCharset, type AttachmentRecord,
 } from '../domain/uploads.js';
 import type { UserRecord } from '../domain/users.js';
-import type { UploadedFile } from '../http/params.js';
+import type { UploadedFile } from '../shared/uploaded-file.js';
 import type { Services } from '../services.js';
 import { readImageInfo } from '../store/thumbnails.js';
 import type { Transaction } from '../store/transaction.js';

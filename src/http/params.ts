@@ -5,21 +5,13 @@
  */
 import { parse as parseQueryString } from 'node:querystring';
 import { ApiError } from '../domain/errors.js';
+import type { UploadedFile } from '../shared/uploaded-file.js';
 
 export type RawParams = Record<string, string>;
 
 type MultipartParser = (body: ArrayBuffer, contentType: string) => { name: string; data: ArrayBuffer; filename?: string; type?: string }[] | undefined;
 
-/** A file sent as a multipart part with a file name (only on routes that take files). */
-export interface UploadedFile {
-  /** The form field's name. */
-  field: string;
-  /** The file name as the client sent it. */
-  filename: string;
-  /** The part's Content-Type; empty when the client sent none. */
-  contentType: string;
-  data: Buffer;
-}
+export type { UploadedFile };
 
 export function parseUrlEncoded(text: string, into: RawParams): void {
   if (text.length === 0) return;
