@@ -19,7 +19,7 @@ const MIB = 1024 * 1024;
 
 function checkQuota(services: Services, size: number): void {
   const quota = uploadQuotaBytes(services.org.realm);
-  if (quota !== null && services.attachments.usedBytes + size > quota) throw new ApiError('BAD_REQUEST', QUOTA_EXCEEDED_MESSAGE);
+  if (quota !== null && services.attachments.usedBytes + size > quota) throw new ApiError('REALM_UPLOAD_QUOTA', QUOTA_EXCEEDED_MESSAGE);
 }
 
 /** Zulip's `unquote` of the part's file name; a name that is not valid percent-encoding stays as sent. */

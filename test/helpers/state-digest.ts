@@ -81,6 +81,8 @@ export function memoryEntities(services: Services): Map<string, string> {
   }
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
+  const attachments = internals<{ records: Map<number, unknown> }>(services.attachments, ['records'], 'Attachments');
+  for (const [id, record] of attachments.records) out.set(`attachment:${id}`, canonical(record));
   return out;
 }
 

@@ -424,4 +424,15 @@ export const MATRIX: MatrixRow[] = [
     request: () => ({ path: '/users/me/subscriptions', params: { add: [{ name: 'core team' }] } }),
     expect: outcomes((c) => (GUESTS.includes(c) ? NOT_FOR_GUESTS : isMember(c, 'coreTeam') ? OK : bad('Unable to access channel (core team).'))),
   },
+  // Uploads (access to a file follows its messages: test/http/attachments.test.ts drives it per channel).
+  { method: 'POST', route: '/user_uploads', target: '- (no file)', request: () => ({ path: '/user_uploads' }), expect: everyone(bad('You must specify a file to upload')) },
+  {
+    method: 'GET',
+    route: '/user_uploads/{realm_id_str}/{filename:path}',
+    target: 'a file that does not exist',
+    request: () => ({ path: '/user_uploads/1/ab/NoSuchToken/missing.txt' }),
+    expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: 'File not found.' }),
+  },
+  { method: 'GET', route: '/attachments', target: 'own', request: () => ({ path: '/attachments' }), expect: everyone(OK) },
+  { method: 'DELETE', route: '/attachments/{attachment_id:int}', target: 'an unknown attachment', request: () => ({ path: '/attachments/999999' }), expect: everyone(bad('Invalid attachment')) },
 ];
