@@ -94,7 +94,6 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   subscriptions.rebuildIndex();
   // The author of the message being rendered; rendering is synchronous, so one slot serves.
   let author: UserRecord | undefined;
-  const context = markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id)));
   const messages = new MessageStore(db, org.id);
   const readMarks = new ReadMarks(db, org.id);
   const scheduled = new ScheduledMessages(db, org.id);
@@ -102,6 +101,10 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const attachments = new Attachments(db, org.id);
   await attachments.load();
   const files = new FileStore(join(parts.config.dataDir, 'uploads'));
+  const context: MarkdownContext = {
+    ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
+    uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
+  };
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {

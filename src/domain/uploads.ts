@@ -164,7 +164,7 @@ export function parseRange(header: string, size: number): ByteRange | 'unsatisfi
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(match[1]);
-  const last = match[2] === '' ? size - 1 : Number(match[2]);
+  const last = match[2] === '' ? Infinity : Number(match[2]);
   if (last < start) return undefined;
   if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(last, size - 1) };
