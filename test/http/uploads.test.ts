@@ -4,9 +4,12 @@
  * with its type, disposition and byte ranges, the JSON form's short-lived URL, durability
  * (content-addressed, surviving a restart) and the limit in POST /register.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { login } from '../helpers/client.js';
+import { durableServerEnv, exited, killAndRemove, startProcess } from '../helpers/process.js';
 import { test } from 'tap';
 import { setRealm, world } from '../helpers/world.js';
 import { fetchRaw, upload, uploaded } from '../helpers/uploads.js';
@@ -181,4 +184,55 @@ test('GET /user_uploads/{realm_id_str}/{filename}', async (t) => {
     const answer = await uploaded(hamlet, 'a.txt', 'a');
     t.equal(server.services.attachments.byPathId(answer.url.slice('/user_uploads/'.length))?.ownerId, HAMLET);
   });
+});
+
+test('kill -9 during uploads leaves no half file: every stored file is whole and named by a record', async (t) => {
+  const { dataDir, env } = await durableServerEnv({ PARLEY_LOG_LEVEL: 'error' });
+  let server = await startProcess(env);
+  t.teardown(() => killAndRemove(server.child, dataDir));
+  const uploadsDir = join(dataDir, 'uploads');
+  const acknowledged = new Map<string, string>(); // url → sha256 of what was sent
+  for (let cycle = 0; cycle < 3; cycle++) {
+    const hamlet = await login(server.url, 'hamlet@example.com');
+    // A request whose body stops halfway: its bytes are in the server's memory when it dies.
+    const partial = httpRequest(`${server.url}/api/v1/user_uploads`, {
+      method: 'POST',
+      headers: { authorization: hamlet.authorization!, 'content-type': 'multipart/form-data; boundary=XYZ', 'content-length': String(4 * 1024 * 1024) },
+    });
+    partial.on('error', () => {});
+    partial.write(`--XYZ\r\nContent-Disposition: form-data; name="file"; filename="half.bin"\r\n\r\n` + 'h'.repeat(1024 * 1024));
+    // Killed once 1, 4 or 7 uploads are answered: the others are being read, hashed or written.
+    const killAfter = 1 + cycle * 3;
+    let answered = 0;
+    let reached!: () => void;
+    const enough = new Promise<void>((resolve) => (reached = resolve));
+    const sends = [...Array(12).keys()].map(async (i) => {
+      const data = randomBytes(2 * 1024 * 1024 + i);
+      const answer = await upload(hamlet, { name: `file-${cycle}-${i}.bin`, data }).catch(() => undefined);
+      if (answer?.status === 200) acknowledged.set(answer.body.url, createHash('sha256').update(data).digest('hex'));
+      if (++answered >= killAfter) reached();
+      return answer;
+    });
+    await enough;
+    server.child.kill('SIGKILL');
+    await exited(server.child);
+    await Promise.allSettled(sends);
+    server = await startProcess(env);
+
+    const tmp = existsSync(join(uploadsDir, 'tmp')) ? readdirSync(join(uploadsDir, 'tmp')) : [];
+    t.same(tmp, [], `cycle ${cycle}: nothing left half-written`);
+    const stored = readdirSync(join(uploadsDir, 'blobs')).flatMap((dir) => readdirSync(join(uploadsDir, 'blobs', dir)).map((name) => join(uploadsDir, 'blobs', dir, name)));
+    const whole = stored.filter((path) => createHash('sha256').update(readFileSync(path)).digest('hex') === path.slice(path.lastIndexOf('/') + 1));
+    t.equal(whole.length, stored.length, `cycle ${cycle}: every stored file (${stored.length}) is whole`);
+    const after = await login(server.url, 'hamlet@example.com');
+    const listed: { path_id: string }[] = (await after.get('/attachments')).body.attachments;
+    const listedHashes = new Set<string>();
+    for (const attachment of listed) {
+      const got = await fetchRaw(after, `/user_uploads/${attachment.path_id}`);
+      listedHashes.add(createHash('sha256').update(got.bytes).digest('hex'));
+    }
+    t.same([...listedHashes].sort(), stored.map((path) => path.slice(path.lastIndexOf('/') + 1)).sort(), `cycle ${cycle}: the stored files are exactly the listed attachments'`);
+    const lost = [...acknowledged].filter(([url, sha]) => !listed.some((a) => `/user_uploads/${a.path_id}` === url) || !listedHashes.has(sha));
+    t.same(lost, [], `cycle ${cycle}: every answered upload survived (${acknowledged.size} so far)`);
+  }
 });
