@@ -71,7 +71,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   // Uploads: what an interrupted write left behind goes, and so do files no record names.
   await services.files.open();
-  await services.files.sweep(services.attachments.hashes());
+  await services.files.sweep(new Set([...services.attachments.hashes(), ...services.realmEmoji.hashes()]));
   await restoreQueues(housekeepingParts);
   const housekeeping = startHousekeeping(housekeepingParts);
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.

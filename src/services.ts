@@ -24,6 +24,7 @@ import type { Attachments } from './store/attachments.js';
 import type { FileStore } from './store/files.js';
 import type { Thumbnailer } from './store/thumbnails.js';
 import type { TemporaryAccess } from './store/temporary-access.js';
+import type { RealmEmojiBook } from './store/realm-emoji.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -56,6 +57,8 @@ export interface Services {
   readonly thumbnails: Thumbnailer;
   /** Signs and checks the short-lived URLs of `GET /user_uploads/{realm_id_str}/{filename}`. */
   readonly temporaryAccess: TemporaryAccess;
+  /** The organization's custom emoji. */
+  readonly realmEmoji: RealmEmojiBook;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

@@ -33,6 +33,8 @@ import { FileStore } from './store/files.js';
 import { Thumbnailer } from './store/thumbnails.js';
 import { TemporaryAccess } from './store/temporary-access.js';
 import { join } from 'node:path';
+import { RealmEmojiBook } from './store/realm-emoji.js';
+import { emojiUrl } from './domain/realm-emoji.js';
 
 export interface ServiceParts {
   config: Config;
@@ -101,9 +103,15 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const attachments = new Attachments(db, org.id);
   await attachments.load();
   const files = new FileStore(join(parts.config.dataDir, 'uploads'));
+  const realmEmoji = new RealmEmojiBook(db, org.id);
+  await realmEmoji.load();
   const context: MarkdownContext = {
     ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
     uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
+    realmEmoji: (name) => {
+      const emoji = realmEmoji.activeByName(name);
+      return emoji && { id: String(emoji.id), name: emoji.name, url: emojiUrl(org.id, emoji.fileName) };
+    },
   };
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
@@ -138,6 +146,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     files,
     thumbnails: new Thumbnailer(files, logger),
     temporaryAccess: new TemporaryAccess(),
+    realmEmoji,
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

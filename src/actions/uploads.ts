@@ -91,7 +91,8 @@ export async function uploadFile(services: Services, user: UserRecord, files: re
 export function dropAttachment(services: Services, tx: Transaction, record: AttachmentRecord): void {
   services.attachments.delete(record.id, tx);
   emitAttachment(services, tx, 'remove', record);
-  tx.afterCommit.push(() => services.files.removeUnlessUsed(record.sha256, (sha) => services.attachments.usesSha(sha)));
+  // Bytes may be shared: by another upload of the same file, or (rarely) by a custom emoji.
+  tx.afterCommit.push(() => services.files.removeUnlessUsed(record.sha256, (sha) => services.attachments.usesSha(sha) || services.realmEmoji.usesSha(sha)));
 }
 
 /** DELETE /attachments/{attachment_id}: only the owner may, and another's file is answered as unknown. */

@@ -25,7 +25,8 @@ import * as userAdmin from './user-admin.js';
 import * as scheduledMessages from './scheduled-messages.js';
 import * as reminders from './reminders.js';
 import * as uploads from './uploads.js';
-import { uploadBodyLimit } from './upload-limits.js';
+import * as realmEmoji from './realm-emoji.js';
+import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -118,6 +119,11 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_uploads/{realm_id_str}/{filename:path}', uploads.getFileTemporaryUrl,              schemas.userUploadPath,               'user'),
   route('GET',    '/attachments',                         uploads.getAttachments,                           schemas.getAttachments,               'user'),
   route('DELETE', '/attachments/{attachment_id:int}',     uploads.removeAttachment,                         schemas.removeAttachment,             'user'),
+
+  // Custom emoji
+  route('GET',    '/realm/emoji',                         realmEmoji.getCustomEmoji,                        schemas.getCustomEmoji,               'user'),
+  route('POST',   '/realm/emoji/{emoji_name}',            realmEmoji.uploadCustomEmoji,                     schemas.uploadCustomEmoji,            'user', { files: true, bodyLimit: emojiBodyLimit }),
+  route('DELETE', '/realm/emoji/{emoji_name}',            realmEmoji.deactivateCustomEmoji,                 schemas.deactivateCustomEmoji,        'user'),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */
@@ -125,4 +131,6 @@ export const ROOT_ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_uploads/{realm_id_str}/{filename:path}', uploads.serveUpload,                      schemas.userUploadPath,               'user'),
   route('GET',    '/user_uploads/temporary/{token}/{filename}', uploads.serveTemporaryUpload,               schemas.userUploadPath,               'none'),
   route('GET',    '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', uploads.serveThumbnail,             schemas.userUploadPath,               'user'),
+  route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
+  route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
 ];

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'PUSH_SERVICE_NOT_CONFIGURED'
   | 'PAYLOAD_TOO_LARGE'
   | 'REALM_UPLOAD_QUOTA'
+  | 'BAD_IMAGE'
   | 'INTERNAL_SERVER_ERROR';
 
 export class ApiError extends Error {

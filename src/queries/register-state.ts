@@ -1,4 +1,5 @@
 /** The initial state `POST /register` returns, per fetched event type. */
+import { realmEmojiState } from './realm-emoji.js';
 import { newestMessageId } from './message-state.js';
 import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
@@ -183,9 +184,9 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : [...services.org.channels.all()].filter((c) => c.isDefault).map((c) => c.id);
   if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
   if (want('reminders')) state.reminders = remindersOf(services, user);
+  if (want('realm_emoji')) state.realm_emoji = realmEmojiState(services);
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
-    realm_emoji: [['realm_emoji', {}]],
     drafts: [['drafts', []]],
     navigation_views: [['navigation_views', []]],
     user_status: [['user_status', {}]],

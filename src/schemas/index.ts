@@ -52,3 +52,6 @@ export { uploadFile } from './upload-file.js';
 export { userUploadPath } from './user-upload-path.js';
 export { getAttachments } from './get-attachments.js';
 export { removeAttachment } from './remove-attachment.js';
+export { uploadCustomEmoji } from './upload-custom-emoji.js';
+export { getCustomEmoji } from './get-custom-emoji.js';
+export { deactivateCustomEmoji } from './deactivate-custom-emoji.js';

@@ -74,3 +74,40 @@ export class Thumbnailer {
     }
   }
 }
+
+/** A custom emoji's image as stored: resized, and for an animated one its first frame as PNG. */
+export interface EmojiImage {
+  data: Buffer;
+  contentType: string;
+  extension: string;
+  still?: Buffer;
+}
+
+const EMOJI_FORMATS: Readonly<Record<string, { extension: string; format: 'png' | 'jpeg' | 'gif' | 'webp' }>> = {
+  'image/png': { extension: '.png', format: 'png' },
+  'image/jpeg': { extension: '.jpg', format: 'jpeg' },
+  'image/gif': { extension: '.gif', format: 'gif' },
+  'image/webp': { extension: '.webp', format: 'webp' },
+};
+
+/**
+ * Zulip's resize_emoji: a still image cropped to a `size` square in its own format; an animated
+ * one fitted into the square with every frame, plus its first frame. Undefined for a type that
+ * is not an emoji image; throws when the bytes are not an image.
+ */
+export async function resizeEmoji(data: Buffer, contentType: string, size: number): Promise<EmojiImage | undefined> {
+  const target = EMOJI_FORMATS[bareContentType(contentType)];
+  if (!target) return undefined;
+  const info = await readImageInfo(data, contentType);
+  if (!info) throw new Error('not an image');
+  if (info.frames === 1) {
+    const resized = await sharp(data).rotate().resize(size, size, { fit: 'cover' }).toFormat(target.format).toBuffer();
+    return { data: resized, contentType: bareContentType(contentType), extension: target.extension };
+  }
+  const animated = await sharp(data, { animated: true })
+    .resize(size, size, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .toFormat(target.format)
+    .toBuffer();
+  const still = await sharp(data).resize(size, size, { fit: 'cover' }).png().toBuffer();
+  return { data: animated, contentType: bareContentType(contentType), extension: target.extension, still };
+}

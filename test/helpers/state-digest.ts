@@ -83,6 +83,7 @@ export function memoryEntities(services: Services): Map<string, string> {
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
   const attachments = internals<{ records: Map<number, unknown> }>(services.attachments, ['records'], 'Attachments');
   for (const [id, record] of attachments.records) out.set(`attachment:${id}`, canonical(record));
+  for (const emoji of services.realmEmoji.all()) out.set(`realm_emoji:${emoji.id}`, canonical(emoji));
   return out;
 }
 

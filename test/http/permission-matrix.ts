@@ -435,4 +435,20 @@ export const MATRIX: MatrixRow[] = [
   },
   { method: 'GET', route: '/attachments', target: 'own', request: () => ({ path: '/attachments' }), expect: everyone(OK) },
   { method: 'DELETE', route: '/attachments/{attachment_id:int}', target: 'an unknown attachment', request: () => ({ path: '/attachments/999999' }), expect: everyone(bad('Invalid attachment')) },
+  // Custom emoji (can_add_custom_emoji_group: members; test/http/custom-emoji.test.ts drives the uploads).
+  { method: 'GET', route: '/realm/emoji', target: '-', request: () => ({ path: '/realm/emoji' }), expect: everyone(OK) },
+  {
+    method: 'POST',
+    route: '/realm/emoji/{emoji_name}',
+    target: '- (no file)',
+    request: () => ({ path: '/realm/emoji/matrix_emoji' }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NO_PERMISSION : bad('You must upload exactly one file.'))),
+  },
+  {
+    method: 'DELETE',
+    route: '/realm/emoji/{emoji_name}',
+    target: 'an emoji that does not exist',
+    request: () => ({ path: '/realm/emoji/no_such_emoji' }),
+    expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: "Emoji 'no_such_emoji' does not exist" }),
+  },
 ];
