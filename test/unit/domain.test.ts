@@ -130,3 +130,45 @@ test('uploads: file names, path ids, links, types, ranges and access', async (t)
   t.same(uploads.defaultThumbnail('2/a/T/x.gif', { width: 1, height: 1, frames: 4 }), { url: '/user_uploads/thumbnail/2/a/T/x.gif/840x560-anim.webp', animated: true });
   t.same(uploads.formatsFor({ width: 1, height: 1, frames: 1 }).map(uploads.formatName), ['840x560.webp']);
 });
+
+test('custom emoji: names, who may deactivate, and the one emoji lookup', async (t) => {
+  const emoji = await import('../../src/domain/realm-emoji.js');
+  const { ApiError } = await import('../../src/domain/errors.js');
+  const refused = (fn: () => void) => {
+    try {
+      fn();
+      return undefined;
+    } catch (error) {
+      return error instanceof ApiError ? error.message : String(error);
+    }
+  };
+  t.equal(refused(() => emoji.checkEmojiName('green_tick')), undefined);
+  t.equal(refused(() => emoji.checkEmojiName('a-1')), undefined);
+  t.equal(refused(() => emoji.checkEmojiName('')), 'Emoji name is missing');
+  t.equal(refused(() => emoji.checkEmojiName('tick_')), 'Emoji names must end with either a letter or digit.');
+  t.equal(refused(() => emoji.checkEmojiName('Tick')), 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+  t.equal(emoji.normalizeEmojiName(' two words '), 'two_words');
+  t.ok(emoji.isBuiltInEmoji('tada'));
+  t.ok(emoji.isBuiltInEmoji('zulip'));
+  t.notOk(emoji.isBuiltInEmoji('company_logo'));
+  const record = { id: 7, name: 'logo', fileName: 'abcd.png', sha256: 's', contentType: 'image/png', authorId: 4, deactivated: false };
+  t.ok(emoji.mayDeactivateEmoji(4, false, record), 'its author');
+  t.ok(emoji.mayDeactivateEmoji(2, true, record), 'an administrator');
+  t.notOk(emoji.mayDeactivateEmoji(5, false, record), 'anyone else');
+  t.same(emoji.realmEmojiObject(2, record), { id: '7', name: 'logo', source_url: '/user_avatars/2/emoji/images/abcd.png', still_url: null, deactivated: false, author_id: 4 });
+  const old = { ...record, id: 3, deactivated: true };
+  const lookup = {
+    activeByName: (name: string) => (name === 'logo' ? record : undefined),
+    byCode: (code: string) => (code === '7' ? record : code === '3' ? old : undefined),
+  };
+  t.same(emoji.emojiByName(lookup, 'logo'), { code: '7', type: 'realm_emoji' }, 'custom emoji first');
+  t.same(emoji.emojiByName(lookup, 'zulip'), { code: 'zulip', type: 'zulip_extra_emoji' });
+  t.same(emoji.emojiByName(lookup, 'tada'), { code: '1f389', type: 'unicode_emoji' });
+  t.equal(refused(() => emoji.emojiByName(lookup, 'nope')), "Emoji 'nope' does not exist");
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'logo', '7', 'realm_emoji')), undefined);
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'other', '7', 'realm_emoji')), 'Invalid custom emoji name.');
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'logo', '99', 'realm_emoji')), 'Invalid custom emoji.');
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'logo', '3', 'realm_emoji')), 'This custom emoji has been deactivated.');
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'tada', '1f389', 'unicode_emoji')), undefined);
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'zulip', 'zulip', 'zulip_extra_emoji')), undefined);
+});
