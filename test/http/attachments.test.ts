@@ -9,9 +9,8 @@ import { test } from 'tap';
 import { setRealm, world } from '../helpers/world.js';
 import { fetchRaw, upload, uploaded } from '../helpers/uploads.js';
 import { register, take } from '../helpers/events.js';
-import { CORE_TEAM, VERONA, send } from '../helpers/messages.js';
+import { CORE_TEAM, VERONA, error, send } from '../helpers/messages.js';
 
-const error = (response: { status: number; body: any }) => [response.status, response.body.code, response.body.msg];
 const pathOf = (url: string) => url.slice('/user_uploads/'.length);
 const readable = async (api: Parameters<typeof fetchRaw>[0], url: string) => (await fetchRaw(api, url)).status;
 

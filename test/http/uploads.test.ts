@@ -12,11 +12,11 @@ import { login } from '../helpers/client.js';
 import { durableServerEnv, exited, killAndRemove, startProcess } from '../helpers/process.js';
 import { test } from 'tap';
 import { setRealm, world } from '../helpers/world.js';
+import { error } from '../helpers/messages.js';
 import { fetchRaw, upload, uploaded } from '../helpers/uploads.js';
 import { register, take } from '../helpers/events.js';
 import { HAMLET } from '../helpers/demo-ids.js';
 
-const error = (response: { status: number; body: any }) => [response.status, response.body.code, response.body.msg];
 
 test('POST /user_uploads', async (t) => {
   t.test('stores one file and answers uri, url and filename as Zulip', async (t) => {
