@@ -71,9 +71,15 @@ export async function addRealmEmoji(services: Services, user: UserRecord, rawNam
       services.realmEmoji.put(record, tx);
       emitRealmEmoji(services, tx);
     });
-  } finally {
-    for (const file of held) file.release();
+  } catch (error) {
+    // Refused after all (the name taken meanwhile): the bytes go unless something else names them.
+    for (const file of held) {
+      file.release();
+      services.files.removeUnlessUsed(file.sha, (sha) => services.attachments.usesSha(sha) || services.realmEmoji.usesSha(sha));
+    }
+    throw error;
   }
+  for (const file of held) file.release();
 }
 
 /** DELETE /realm/emoji/{emoji_name}: deactivates (old messages and reactions keep showing it). */

@@ -78,9 +78,13 @@ export async function uploadFile(services: Services, user: UserRecord, files: re
       emitAttachment(services, tx, 'add', created);
       return created;
     });
-  } finally {
+  } catch (error) {
+    // Refused after all (the quota, rechecked): the bytes go unless something else names them.
     held.release();
+    services.files.removeUnlessUsed(held.sha, (sha) => services.attachments.usesSha(sha) || services.realmEmoji.usesSha(sha));
+    throw error;
   }
+  held.release();
   // Off the request path: the answer does not wait for thumbnails.
   if (record.image) void services.thumbnails.ensure(record.sha256, record.image);
   const url = UPLOADS_URL_PREFIX + record.pathId;

@@ -39,6 +39,8 @@ export interface HeldFile {
 export class FileStore {
   /** Hashes held by uploads under way, with their counts. */
   private readonly held = new Map<string, number>();
+  /** Writes under way by final path: a second write of the same bytes waits for the first to be durable. */
+  private readonly writing = new Map<string, Promise<void>>();
   private readonly tmp: string;
   private readonly blobs: string;
   private readonly thumbnails: string;
@@ -160,7 +162,15 @@ export class FileStore {
     return removed;
   }
 
-  private async writeDurably(path: string, data: Buffer): Promise<void> {
+  private writeDurably(path: string, data: Buffer): Promise<void> {
+    const under = this.writing.get(path);
+    if (under) return under;
+    const write = this.writeOnce(path, data).finally(() => this.writing.delete(path));
+    this.writing.set(path, write);
+    return write;
+  }
+
+  private async writeOnce(path: string, data: Buffer): Promise<void> {
     if (await exists(path)) return;
     const dir = join(path, '..');
     // A new directory's own name must be durable too.
