@@ -3,7 +3,7 @@ import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFA
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
-import { maxUploadMib, uploadQuotaMib } from '../domain/uploads.js';
+import { formatName, maxUploadMib, THUMBNAIL_FORMATS, uploadQuotaMib } from '../domain/uploads.js';
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
@@ -125,7 +125,9 @@ export function realmState(services: Services, serverGeneration: number): Record
     server_max_deactivated_realm_deletion_days: null,
     server_generation: serverGeneration,
     server_emoji_data_url: '',
-    server_thumbnail_formats: [],
+    server_thumbnail_formats: THUMBNAIL_FORMATS.map((format) => ({
+      name: formatName(format), max_width: format.maxWidth, max_height: format.maxHeight, format: format.extension, animated: format.animated,
+    })),
     server_supported_permission_settings: {},
     development_environment: false,
     settings_send_digest_emails: true,

@@ -96,3 +96,12 @@ test('a thumbnail lost (or never made before a restart) is made when asked for',
   t.equal(got.status, 200);
   t.same([(await sharp(got.bytes).metadata()).width, (await sharp(got.bytes).metadata()).height], [560, 560]);
 });
+
+test('register lists the thumbnail formats made', async (t) => {
+  const { hamlet } = await world(t);
+  const state = await hamlet.post('/register', { fetch_event_types: ['realm'] });
+  t.same(state.body.server_thumbnail_formats, [
+    { name: '840x560-anim.webp', max_width: 840, max_height: 560, format: 'webp', animated: true },
+    { name: '840x560.webp', max_width: 840, max_height: 560, format: 'webp', animated: false },
+  ]);
+});
