@@ -247,9 +247,9 @@ export class HttpFront<P> implements DeferredWriter {
     const principal = this.authenticate(ex, compiled.route, authorization);
 
     const files: UploadedFile[] = [];
-    const headers = { userAgent, range, files };
+    const fromRequest = { userAgent, range, files };
     if (!ex.bodyPending) {
-      this.run(ex, compiled, wanted, path, match.params, raw, principal, headers);
+      this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
       return;
     }
     const own = compiled.route.bodyLimit?.();
@@ -285,7 +285,7 @@ export class HttpFront<P> implements DeferredWriter {
         const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
         chunks.length = 0;
         parseBody(body, contentType, raw, this.options.uws.getParts, compiled.route.files ? files : undefined);
-        this.run(ex, compiled, wanted, path, match.params, raw, principal, headers);
+        this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
       } catch (error) {
         this.fail(ex, error);
       }
