@@ -5,8 +5,8 @@
  */
 import type { Logger } from 'pino';
 import { bindRoutes } from './api/route.js';
-import { ROUTES } from './api/routes.js';
 import { bindPages } from './api/pages.js';
+import { ROOT_ROUTES, ROUTES } from './api/routes.js';
 import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
@@ -71,6 +71,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     heartbeatSeconds: config.heartbeatSeconds,
     sweepSeconds: config.sweepSeconds,
   };
+  // Uploads: what an interrupted write left behind goes, and so do files no record names.
+  await services.files.open();
+  await services.files.sweep(new Set([...services.attachments.hashes(), ...services.realmEmoji.hashes()]));
   await restoreQueues(housekeepingParts);
   const housekeeping = startHousekeeping(housekeepingParts);
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
@@ -85,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const front = new HttpFront<UserRecord>({
     uws,
     routes,
+    rootRoutes: bindRoutes(ROOT_ROUTES, services),
     validators: compileValidators(SCHEMAS),
     bodyLimitBytes: config.bodyLimitBytes,
     authenticate: basicAuthenticator(services),
@@ -136,6 +140,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await queues.close();
         await front.idle();
         front.closeConnections();
+        await services.thumbnails.idle();
         actors.stopAll();
         await db.close();
         metrics?.detach();

@@ -24,6 +24,11 @@ import type { Invitations } from './store/invitations.js';
 import type { Outbox } from './store/outbox.js';
 import type { MailTransport } from './domain/mail.js';
 import type { AttentionIndex } from './store/attention-index.js';
+import type { Attachments } from './store/attachments.js';
+import type { FileStore } from './store/files.js';
+import type { Thumbnailer } from './store/thumbnails.js';
+import type { TemporaryAccess } from './store/temporary-access.js';
+import type { RealmEmojiBook } from './store/realm-emoji.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -56,6 +61,16 @@ export interface Services {
   readonly smtp: MailTransport | undefined;
   /** Derived from the users: the organization's alert-word matcher and who muted whom, for sending. */
   readonly attention: AttentionIndex;
+  /** Uploaded files' records (Zulip's Attachment). */
+  readonly attachments: Attachments;
+  /** Uploaded bytes and thumbnails on disk, content-addressed. */
+  readonly files: FileStore;
+  /** Makes image thumbnails off the request path. */
+  readonly thumbnails: Thumbnailer;
+  /** Signs and checks the short-lived URLs of `GET /user_uploads/{realm_id_str}/{filename}`. */
+  readonly temporaryAccess: TemporaryAccess;
+  /** The organization's custom emoji. */
+  readonly realmEmoji: RealmEmojiBook;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

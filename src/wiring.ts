@@ -37,6 +37,13 @@ import { Invitations } from './store/invitations.js';
 import { Outbox } from './store/outbox.js';
 import { smtpTransport } from './ops/smtp.js';
 import { AttentionIndex } from './store/attention-index.js';
+import { Attachments } from './store/attachments.js';
+import { FileStore } from './store/files.js';
+import { Thumbnailer } from './store/thumbnails.js';
+import { TemporaryAccess } from './store/temporary-access.js';
+import { join } from 'node:path';
+import { RealmEmojiBook } from './store/realm-emoji.js';
+import { emojiUrl } from './domain/realm-emoji.js';
 
 export interface ServiceParts {
   config: Config;
@@ -105,13 +112,25 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   subscriptions.rebuildIndex();
   // The author of the message being rendered; rendering is synchronous, so one slot serves.
   let author: UserRecord | undefined;
-  const context = markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id)));
   const messages = new MessageStore(db, org.id);
   const readMarks = new ReadMarks(db, org.id);
   const scheduled = new ScheduledMessages(db, org.id);
   await scheduled.load();
   const invitations = new Invitations(db, org.id);
   await invitations.load();
+  const attachments = new Attachments(db, org.id);
+  await attachments.load();
+  const files = new FileStore(join(parts.config.dataDir, 'uploads'));
+  const realmEmoji = new RealmEmojiBook(db, org.id);
+  await realmEmoji.load();
+  const context: MarkdownContext = {
+    ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
+    uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
+    realmEmoji: (name) => {
+      const emoji = realmEmoji.activeByName(name);
+      return emoji && { id: String(emoji.id), name: emoji.name, url: emojiUrl(org.id, emoji.fileName) };
+    },
+  };
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {
@@ -145,6 +164,11 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     outbox: new Outbox(db, parts.counters, org.id),
     smtp: parts.config.smtp ? smtpTransport(parts.config.smtp) : undefined,
     attention: new AttentionIndex(org.users),
+    attachments,
+    files,
+    thumbnails: new Thumbnailer(files, logger),
+    temporaryAccess: new TemporaryAccess(),
+    realmEmoji,
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

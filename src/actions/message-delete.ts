@@ -9,6 +9,7 @@ import { unixSeconds } from '../services.js';
 import { messageAudience } from '../queries/message-audience.js';
 import { newestInTopic } from '../queries/topics.js';
 import { requireMessage } from '../queries/message-access.js';
+import { unlinkDeletedMessage } from './attachment-links.js';
 
 function checkMayDelete(services: Services, user: UserRecord, record: MessageRecord): void {
   const { org } = services;
@@ -32,6 +33,7 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
     messages.unindex(current, key, tx);
     for (const userId of current.userIds) messages.dropFlags(userId, current.id, tx);
     messages.delete(current, tx);
+    unlinkDeletedMessage(services, tx, current.id);
     if (key !== undefined) {
       const topic = messages.topic(current.channelId!, key);
       if (topic) messages.saveTopic(current.channelId!, key, newest === undefined ? undefined : { ...topic, maxId: newest }, tx);

@@ -17,6 +17,7 @@ import { notify, silentMention, topicLink } from './notifications.js';
 import { channelReadable } from '../queries/channel-access.js';
 import { isDelivered, markedFlags, messageFlags } from '../queries/message-state.js';
 import { makeExplicit, writeFlags } from './read-state.js';
+import { relinkUploads } from './attachment-links.js';
 
 /** The messages a move takes along: this one, those after it in its topic, or the whole topic. */
 async function messagesToMove(services: Services, record: MessageRecord, mode: PropagateMode): Promise<MessageRecord[]> {
@@ -62,6 +63,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
   // Everything below is synchronous: no other request can change these records meanwhile.
   const current = services.messages.get(record.id)!;
   const now = unixSeconds(services.clock);
+  let detachedUploads: Record<string, unknown>[] = [];
   await services.write((tx) => {
     const rendered = content !== undefined ? services.render(content, user) : undefined;
     // Only groups the edit newly mentions need the editor's permission, as in Zulip.
@@ -88,6 +90,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
         entry.prevRenderedContent = message.renderedContent;
         updated = { ...updated, content, renderedContent: rendered.html };
         updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), services.attention.alertWords().alerted(content), new Set(topicMarked));
+        detachedUploads = relinkUploads(services, tx, message.id, user, rendered.html);
       }
       if (moving && message.type === 'stream') {
         if (newTopic !== undefined) {
@@ -197,7 +200,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
       }
     }
   });
-  return { detached_uploads: [] };
+  return { detached_uploads: detachedUploads };
 }
 
 /**

@@ -3,6 +3,7 @@
  * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
  * Used by POST /messages and by the notification bot (moderation reports).
  */
+import { relinkUploads } from './attachment-links.js';
 import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.js';
 import { mayMentionGroup } from '../domain/group-permissions.js';
 import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
@@ -164,6 +165,7 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   }
   messages.save(record, tx);
   messages.index(record, key, tx);
+  relinkUploads(services, tx, record.id, sender, record.renderedContent);
 
   const message = formatMessage(services, record, sender.id, 0, EVENT_MESSAGE_FORMAT);
   delete message.flags;

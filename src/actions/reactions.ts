@@ -1,7 +1,8 @@
 /** Emoji reactions and votes on them: validation of the emoji, the write and the `reaction` events. */
 import { messageFlags } from '../queries/message-state.js';
 import { unicodeEmojiCode, ZULIP_EXTRA_EMOJI } from '../domain/emoji.js';
-import { checkEmoji, emojiByName, parseReactionType } from '../domain/emoji-rules.js';
+import { parseReactionType } from '../domain/emoji-rules.js';
+import { checkEmoji, emojiByName } from '../domain/realm-emoji.js';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { HISTORICAL_FLAGS, type MessageRecord, type ReactionRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
@@ -10,6 +11,12 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { messageAudience } from '../queries/message-audience.js';
 import { requireMessage } from '../queries/message-access.js';
+
+/** A custom emoji's code by name: the active one, else any with the name (reactions outlive deactivation). */
+function realmEmojiCode(services: Services, name: string): string | undefined {
+  const emoji = services.realmEmoji.activeByName(name) ?? services.realmEmoji.all().reverse().find((e) => e.name === name);
+  return emoji && String(emoji.id);
+}
 
 function reactionEvent(services: Services, op: 'add' | 'remove', user: UserRecord, record: MessageRecord, reaction: ReactionRecord) {
   return {
@@ -29,7 +36,7 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
   let type = parseReactionType(typeParam, undefined);
   let code = codeParam;
   if (code === undefined || type === undefined) {
-    const found = emojiByName(name);
+    const found = emojiByName(services.realmEmoji, name);
     code ??= found.code;
     type ??= found.type;
   }
@@ -38,7 +45,7 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
   const vote = record.reactions.find(same);
   // A vote on someone else's reaction takes its name as it is; only new reactions are checked.
   const emojiName = vote ? vote.emojiName : name;
-  if (!vote) checkEmoji(name, code, type);
+  if (!vote) checkEmoji(services.realmEmoji, name, code, type);
   const reaction: ReactionRecord = { emojiName, emojiCode: code, reactionType: type, userId: user.id };
   // Reacting to a message one does not have (public history) gives a historical row of it, as Zulip does.
   const newRow = messageFlags(services, user.id, record) === undefined;
@@ -58,11 +65,13 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
 
 function writeRemoveReaction(services: Services, tx: Transaction, user: UserRecord, messageId: number, name?: string, codeParam?: string, typeParam?: string): void {
   const { record } = requireMessage(services, user, messageId);
-  const type = parseReactionType(typeParam, 'unicode_emoji')!;
+  // Named only: a custom emoji of that name is meant, as Zulip looks the name up (custom emoji first).
+  const named = codeParam === undefined && typeParam === undefined && name !== undefined && services.realmEmoji.activeByName(name) !== undefined;
+  const type = parseReactionType(typeParam, named ? 'realm_emoji' : 'unicode_emoji')!;
   let code = codeParam;
   if (code === undefined) {
     if (name === undefined) throw badRequest('At least one of the following arguments must be present: emoji_name, emoji_code');
-    code = type === 'zulip_extra_emoji' ? ZULIP_EXTRA_EMOJI[name] : unicodeEmojiCode(name);
+    code = type === 'zulip_extra_emoji' ? ZULIP_EXTRA_EMOJI[name] : type === 'realm_emoji' ? realmEmojiCode(services, name) : unicodeEmojiCode(name);
   }
   const index = record.reactions.findIndex((r) => r.userId === user.id && r.emojiCode === code && r.reactionType === type);
   if (index < 0) throw new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");

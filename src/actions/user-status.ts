@@ -15,7 +15,7 @@ import { everyone } from './users.js';
 function writeStatus(services: Services, targetId: number, request: StatusRequest): Promise<void> {
   return services.write((tx) => {
     let user = services.org.users.get(targetId)!;
-    const { status, changed } = planStatusChange(user.status ?? NO_STATUS, request);
+    const { status, changed } = planStatusChange(user.status ?? NO_STATUS, request, services.realmEmoji);
     // The deprecated `away` is the inverse of the presence_enabled setting.
     if (request.away !== undefined) user = changeSetting(services, tx, user, 'presence_enabled', !request.away);
     services.org.users.save({ ...user, status }, tx);

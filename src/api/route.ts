@@ -5,7 +5,7 @@
  */
 import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { UserRecord } from '../domain/users.js';
-import type { ApiRequest, Route } from '../http/front.js';
+import type { ApiRequest, BodyLimit, Route } from '../http/front.js';
 import type { HandlerResult } from '../shared/handler-result.js';
 import type { HttpMethod } from '../http/router.js';
 import type { EndpointSchema } from '../http/validation.js';
@@ -47,6 +47,13 @@ export interface RouteEntry {
   readonly view: View<Record<string, unknown>>;
   readonly schema: EndpointSchema;
   readonly auth: Auth;
+  readonly options?: RouteOptions;
+}
+
+/** What few routes need besides the usual: files in the body, a body limit of their own. */
+export interface RouteOptions {
+  files?: boolean;
+  bodyLimit?: (services: Services) => BodyLimit;
 }
 
 /**
@@ -59,20 +66,26 @@ export function route<const Path extends string, S extends Schema>(
   view: View<NoInfer<Params<S> & PathParams<Path>>>,
   schema: S,
   auth: Auth,
+  options?: RouteOptions,
 ): RouteEntry {
   // Safe: the front validates `params` with `schema` and adds the path's parameters before calling the view.
-  return { method, path, view: view as unknown as View<Record<string, unknown>>, schema, auth };
+  return { method, path, view: view as unknown as View<Record<string, unknown>>, schema, auth, options };
 }
 
 /** The table as the HTTP front takes it: each view bound to the services, once, at start. */
 export function bindRoutes(table: readonly RouteEntry[], services: Services): ApiRoute[] {
-  return table.map(({ method, path, view, schema, auth }) => ({
-    method,
-    path,
-    schema: schema.$id,
-    auth,
-    handler: (request) => view(services, request),
-  }));
+  return table.map(({ method, path, view, schema, auth, options }) => {
+    const bodyLimit = options?.bodyLimit;
+    return {
+      method,
+      path,
+      schema: schema.$id,
+      auth,
+      files: options?.files,
+      bodyLimit: bodyLimit && (() => bodyLimit(services)),
+      handler: (request) => view(services, request),
+    };
+  });
 }
 
 /** The authenticated user of a route declared with `auth: 'user'`. */

@@ -38,6 +38,9 @@ import * as userStatus from './user-status.js';
 import * as settings from './settings.js';
 import * as alertWords from './alert-words.js';
 import * as mutedUsers from './muted-users.js';
+import * as uploads from './uploads.js';
+import * as realmEmoji from './realm-emoji.js';
+import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
@@ -200,4 +203,23 @@ export const ROUTES: readonly RouteEntry[] = [
   // Muted users
   route('POST',   '/users/me/muted_users/{muted_user_id:int}', mutedUsers.muteUser,                        schemas.muteUser,                     'user'),
   route('DELETE', '/users/me/muted_users/{muted_user_id:int}', mutedUsers.unmuteUser,                      schemas.unmuteUser,                   'user'),
+  // Uploaded files and attachments
+  route('POST',   '/user_uploads',                        uploads.uploadFile,                               schemas.uploadFile,                   'user', { files: true, bodyLimit: uploadBodyLimit }),
+  route('GET',    '/user_uploads/{realm_id_str}/{filename:path}', uploads.getFileTemporaryUrl,              schemas.userUploadPath,               'user'),
+  route('GET',    '/attachments',                         uploads.getAttachments,                           schemas.getAttachments,               'user'),
+  route('DELETE', '/attachments/{attachment_id:int}',     uploads.removeAttachment,                         schemas.removeAttachment,             'user'),
+
+  // Custom emoji
+  route('GET',    '/realm/emoji',                         realmEmoji.getCustomEmoji,                        schemas.getCustomEmoji,               'user'),
+  route('POST',   '/realm/emoji/{emoji_name}',            realmEmoji.uploadCustomEmoji,                     schemas.uploadCustomEmoji,            'user', { files: true, bodyLimit: emojiBodyLimit }),
+  route('DELETE', '/realm/emoji/{emoji_name}',            realmEmoji.deactivateCustomEmoji,                 schemas.deactivateCustomEmoji,        'user'),
+];
+
+/** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */
+export const ROOT_ROUTES: readonly RouteEntry[] = [
+  route('GET',    '/user_uploads/{realm_id_str}/{filename:path}', uploads.serveUpload,                      schemas.userUploadPath,               'user'),
+  route('GET',    '/user_uploads/temporary/{token}/{filename}', uploads.serveTemporaryUpload,               schemas.userUploadPath,               'none'),
+  route('GET',    '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', uploads.serveThumbnail,             schemas.userUploadPath,               'user'),
+  route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
+  route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
 ];

@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'INVITATION_FAILED'
   | 'PUSH_SERVICE_NOT_CONFIGURED'
   | 'PAYLOAD_TOO_LARGE'
+  | 'REALM_UPLOAD_QUOTA'
+  | 'BAD_IMAGE'
   | 'INTERNAL_SERVER_ERROR';
 
 export class ApiError extends Error {

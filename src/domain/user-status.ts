@@ -3,7 +3,8 @@
  * and the administrators' `POST /users/{user_id}/status` take the same request.
  */
 import type { EmojiReactionType } from './emoji.js';
-import { checkEmoji, emojiByName, parseReactionType } from './emoji-rules.js';
+import { parseReactionType } from './emoji-rules.js';
+import { checkEmoji, emojiByName, type RealmEmojiLookup } from './realm-emoji.js';
 import { badRequest } from './errors.js';
 import { LIMITS } from './versions.js';
 
@@ -34,7 +35,7 @@ export interface StatusChange {
 }
 
 /** Validates a status request against the current status, in Zulip's order of checks. */
-export function planStatusChange(current: UserStatus, request: StatusRequest): StatusChange {
+export function planStatusChange(current: UserStatus, request: StatusRequest, realmEmoji: RealmEmojiLookup): StatusChange {
   const text = request.status_text?.trim();
   // Zulip strips before it counts, and counts code points.
   if (text !== undefined && [...text].length > LIMITS.maxStatusTextLength) {
@@ -53,11 +54,11 @@ export function planStatusChange(current: UserStatus, request: StatusRequest): S
   } else if (name !== undefined) {
     type = parseReactionType(request.reaction_type, undefined);
     if (code === undefined || type === undefined) {
-      const found = emojiByName(name);
+      const found = emojiByName(realmEmoji, name);
       code ??= found.code;
       type ??= found.type;
     }
-    checkEmoji(name, code, type);
+    checkEmoji(realmEmoji, name, code, type);
   } else if (request.emoji_code !== undefined || request.reaction_type !== undefined) {
     throw badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.');
   }

@@ -5,6 +5,7 @@ import { RawJson } from '../shared/handler-result.js';
 const STATUS_LINES: Record<number, string> = {
   200: '200 OK',
   204: '204 No Content',
+  206: '206 Partial Content',
   304: '304 Not Modified',
   400: '400 Bad Request',
   401: '401 Unauthorized',
@@ -12,6 +13,7 @@ const STATUS_LINES: Record<number, string> = {
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   413: '413 Payload Too Large',
+  416: '416 Range Not Satisfiable',
   429: '429 Too Many Requests',
   500: '500 Internal Server Error',
   503: '503 Service Unavailable',

@@ -13,9 +13,9 @@ import { ApiError } from '../domain/errors.js';
 import { escapeHtml } from '../domain/html.js';
 import { errorBody, internalError, statusLine, successBody } from './envelope.js';
 import type { UwsModule } from './native.js';
-import { parseBody, parseUrlEncoded, type RawParams } from './params.js';
+import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from './params.js';
 import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.js';
-import { Deferred, type DeferredWriter, type HandlerResult, RawJson } from '../shared/handler-result.js';
+import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod, type Match } from './router.js';
 import type { ParamValidator } from './validation.js';
 
@@ -46,8 +46,18 @@ export interface ApiRequest<P, Params = Record<string, unknown>> {
   readonly userAgent: string;
   /** The client's name (Zulip's `client`): the `client` parameter, else the User-Agent's product name. */
   readonly client: string;
+  /** Files sent as multipart parts with a file name (routes with `files: true`; empty otherwise). */
+  readonly files: readonly UploadedFile[];
+  /** The request's `Range` header ('' when none). */
+  readonly range: string;
   /** Binds a response that the handler will finish later (long-polls). */
   defer(): Deferred;
+}
+
+/** A route's own body limit and the refusal to answer when a body exceeds it. */
+export interface BodyLimit {
+  bytes: number;
+  refusal: ApiError;
 }
 
 export interface Route<P> {
@@ -58,6 +68,10 @@ export interface Route<P> {
   schema: string;
   /** `user`: credentials required; `none`: no credentials; `optional`: either (public access). */
   auth: 'user' | 'none' | 'optional';
+  /** Multipart parts with a file name arrive in `files`, not as parameters. */
+  files?: boolean;
+  /** Replaces the server's body limit for this route (read per request: it may follow a setting). */
+  bodyLimit?: () => BodyLimit;
   handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
 }
 
@@ -93,6 +107,8 @@ export interface ServedRoute {
 export interface FrontOptions<P> {
   uws: UwsModule;
   routes: Route<P>[];
+  /** Routes outside /api/v1, their paths from the root (`/user_uploads/...`): served alike, not listed by `served()`. */
+  rootRoutes?: Route<P>[];
   validators: Map<string, ParamValidator>;
   bodyLimitBytes: number;
   /** Resolves Basic credentials to a principal or throws the ApiError to answer. */
@@ -177,6 +193,7 @@ export class HttpFront<P> implements DeferredWriter {
   private readonly app: TemplatedApp;
   private readonly router = new Router<Compiled<P>>();
   private readonly pages = new Router<PageRoute>();
+  private readonly rootRouter = new Router<Compiled<P>>();
   private listenSocket: us_listen_socket | undefined;
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
@@ -189,6 +206,11 @@ export class HttpFront<P> implements DeferredWriter {
       this.router.add(route.method, route.path, { route, validator });
     }
     for (const page of options.pages ?? []) this.pages.add(page.method, page.path, page);
+    for (const route of options.rootRoutes ?? []) {
+      const validator = options.validators.get(route.schema);
+      if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
+      this.rootRouter.add(route.method, route.path, { route, validator });
+    }
     this.app = options.uws.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -261,13 +283,14 @@ export class HttpFront<P> implements DeferredWriter {
       return;
     }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
-    const path = url.startsWith(API_PREFIX + '/') ? url.slice(API_PREFIX.length) : undefined;
-    const page = path === undefined ? this.pages.match(url) : undefined;
+    const inApi = url.startsWith(API_PREFIX + '/');
+    const path = inApi ? url.slice(API_PREFIX.length) : url;
+    const page = inApi ? undefined : this.pages.match(url);
     if (page) {
       this.page(ex, req, method, page);
       return;
     }
-    const match = path === undefined ? undefined : this.router.match(path);
+    const match = inApi ? this.router.match(path) : this.rootRouter.match(path);
     if (!match) throw new ApiError('NOT_FOUND', 'Not Found', 404);
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
@@ -281,28 +304,42 @@ export class HttpFront<P> implements DeferredWriter {
     const authorization = req.getHeader('authorization');
     const contentType = req.getHeader('content-type');
     const userAgent = req.getHeader('user-agent');
+    const range = req.getHeader('range');
     const raw: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', raw);
 
     const principal = this.authenticate(ex, compiled.route, authorization);
 
+    const files: UploadedFile[] = [];
+    const fromRequest = { userAgent, range, files };
     if (!ex.bodyPending) {
-      this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
+      this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
       return;
     }
-    this.readBody(ex, contentLength, (body) => {
-      parseBody(body, contentType, raw, this.options.uws.getParts);
-      this.run(ex, compiled, wanted, path!, match.params, raw, principal, userAgent);
+    this.readBody(ex, contentLength, compiled.route.bodyLimit?.(), (body) => {
+      parseBody(body, contentType, raw, this.options.uws.getParts, compiled.route.files ? files : undefined);
+      this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
     });
   }
 
   /**
-   * Reads the request's body (up to the limit), then calls `done` with it; whatever `done` throws
-   * is answered as the error. Registers the abort handler first.
+   * Reads the request's body (up to the limit: the route's own, else the server's), then calls
+   * `done` with it; whatever `done` throws is answered as the error. Registers the abort handler first.
    */
-  private readBody(ex: Exchange, contentLength: string, done: (body: Buffer) => void): void {
-    const limit = this.options.bodyLimitBytes;
-    if (contentLength !== '' && Number(contentLength) > limit) throw tooLarge(limit);
+  private readBody(ex: Exchange, contentLength: string, own: BodyLimit | undefined, done: (body: Buffer) => void): void {
+    const limit = own?.bytes ?? this.options.bodyLimitBytes;
+    const refusal = () => own?.refusal ?? tooLarge(limit);
+    // Refused on the declared length, before a byte of the body is read.
+    if (contentLength !== '' && Number(contentLength) > limit) {
+      // A route's own limit (an upload) may be far below what a client declares: rather than
+      // drain such a body, answer now and close (a client waiting for the answer reads it).
+      if (own && Number(contentLength) > limit + DRAIN_LIMIT_BYTES) {
+        ex.bodyPending = false;
+        this.fail(ex, refusal(), true);
+        return;
+      }
+      throw refusal();
+    }
     ex.bodyPending = false;
     this.track(ex);
     const chunks: Buffer[] = [];
@@ -313,13 +350,15 @@ export class HttpFront<P> implements DeferredWriter {
       if (size > limit) {
         // Refused, but answered once the client has stopped sending (see DRAIN_LIMIT_BYTES).
         chunks.length = 0;
-        if (isLast || size > limit + DRAIN_LIMIT_BYTES) this.fail(ex, tooLarge(limit), true);
+        if (isLast || size > limit + DRAIN_LIMIT_BYTES) this.fail(ex, refusal(), true);
         return;
       }
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast) return;
       try {
-        done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        chunks.length = 0;
+        done(body);
       } catch (error) {
         this.fail(ex, error);
       }
@@ -347,7 +386,7 @@ export class HttpFront<P> implements DeferredWriter {
       answer();
       return;
     }
-    this.readBody(ex, contentLength, (body) => {
+    this.readBody(ex, contentLength, undefined, (body) => {
       parseBody(body, contentType, form, this.options.uws.getParts);
       answer();
     });
@@ -469,7 +508,7 @@ export class HttpFront<P> implements DeferredWriter {
     pathParams: Record<string, string | number>,
     raw: RawParams,
     principal: P | undefined,
-    userAgent: string,
+    { userAgent, range, files }: { userAgent: string; range: string; files: UploadedFile[] },
   ): void {
     // `client` is read for every request, as Zulip's middleware does, so it is never "ignored".
     const client = raw.client ?? clientFromUserAgent(userAgent);
@@ -483,6 +522,8 @@ export class HttpFront<P> implements DeferredWriter {
       principal,
       userAgent,
       client,
+      files,
+      range,
       defer: () => {
         const deferred = new Deferred();
         ex.deferred = deferred;
@@ -522,6 +563,10 @@ export class HttpFront<P> implements DeferredWriter {
       ex.ignored = ignored;
       result.writer = this;
       result.exchange = ex;
+      return;
+    }
+    if (result instanceof RawAnswer) {
+      this.writeRaw(ex, result);
       return;
     }
     this.write(ex, 200, successBody(result, ignored));
@@ -582,7 +627,19 @@ export class HttpFront<P> implements DeferredWriter {
     this.write(ex, apiError.status, body, headers, close);
   }
 
-  private write(ex: Exchange, status: number, body: string, headers?: Record<string, string>, close = false): void {
+  /** A file or page: its own status and headers (Content-Type among them), the body as is. */
+  private writeRaw(ex: Exchange, answer: RawAnswer): void {
+    this.write(ex, answer.status, answer.body, answer.headers, false, null);
+  }
+
+  private write(
+    ex: Exchange,
+    status: number,
+    body: string | Buffer,
+    headers?: Readonly<Record<string, string>>,
+    close = false,
+    contentType: string | null = 'application/json',
+  ): void {
     if (ex.aborted) return;
     const tracked = ex.tracked;
     const res = ex.res;
@@ -602,7 +659,8 @@ export class HttpFront<P> implements DeferredWriter {
           res.end('', close);
           return;
         }
-        if (!headers?.['Content-Type']) res.writeHeader('Content-Type', 'application/json');
+        // Pages and public files name their own type among the headers.
+        if (contentType !== null && !headers?.['Content-Type']) res.writeHeader('Content-Type', contentType);
         if (ex.head) {
           // The length GET would send, written by hand: in uWS 20.30 endWithoutBody(length) leaves
           // the response pending (it waits for that many bytes), and so does any call with

@@ -5,10 +5,13 @@
  */
 import { parse as parseQueryString } from 'node:querystring';
 import { ApiError } from '../domain/errors.js';
+import type { UploadedFile } from '../shared/uploaded-file.js';
 
 export type RawParams = Record<string, string>;
 
-type MultipartParser = (body: ArrayBuffer, contentType: string) => { name: string; data: ArrayBuffer }[] | undefined;
+type MultipartParser = (body: ArrayBuffer, contentType: string) => { name: string; data: ArrayBuffer; filename?: string; type?: string }[] | undefined;
+
+export type { UploadedFile };
 
 export function parseUrlEncoded(text: string, into: RawParams): void {
   if (text.length === 0) return;
@@ -21,15 +24,24 @@ export function parseUrlEncoded(text: string, into: RawParams): void {
 
 const decoder = new TextDecoder();
 
-/** Adds the body's parameters to `into`; `parts` is uWS's native multipart parser. */
-export function parseBody(body: Buffer, contentType: string, into: RawParams, parts: MultipartParser): void {
+/**
+ * Adds the body's parameters to `into`; `parts` is uWS's native multipart parser. With `files`,
+ * multipart parts that carry a file name go there (bytes untouched) instead of into the parameters.
+ */
+export function parseBody(body: Buffer, contentType: string, into: RawParams, parts: MultipartParser, files?: UploadedFile[]): void {
   if (body.length === 0) return;
   const type = contentType.split(';', 1)[0].trim().toLowerCase();
   if (type === 'multipart/form-data') {
     const view = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
     const fields = parts(view, contentType);
     if (!fields) throw new ApiError('BAD_REQUEST', 'Malformed multipart body');
-    for (const field of fields) into[field.name] = decoder.decode(field.data);
+    for (const field of fields) {
+      if (files && field.filename !== undefined) {
+        files.push({ field: field.name, filename: field.filename, contentType: field.type ?? '', data: Buffer.from(field.data.slice(0)) });
+      } else {
+        into[field.name] = decoder.decode(field.data);
+      }
+    }
     return;
   }
   if (type === 'application/x-www-form-urlencoded' || type === '') {

@@ -4,6 +4,7 @@ import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
 import { emojiDataFile } from './emoji-data.js';
+import { formatName, maxUploadMib, THUMBNAIL_FORMATS, uploadQuotaMib } from '../domain/uploads.js';
 
 const GIPHY_RATING_OPTIONS = {
   disabled: { name: 'GIPHY integration disabled', id: 0 },
@@ -82,7 +83,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_presence_disabled: false,
     realm_email_auth_enabled: true,
     realm_password_auth_enabled: true,
-    realm_upload_quota_mib: null,
+    realm_upload_quota_mib: uploadQuotaMib(realm),
     realm_org_type: 0,
     realm_plan_type: 1,
     realm_date_created: realm.dateCreated,
@@ -99,7 +100,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     max_channel_folder_description_length: 1024,
     max_bulk_new_subscription_messages: 100,
     max_reminder_note_length: MAX_REMINDER_NOTE_LENGTH,
-    max_file_upload_size_mib: 25,
+    max_file_upload_size_mib: maxUploadMib(realm),
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
@@ -125,7 +126,9 @@ export function realmState(services: Services, serverGeneration: number): Record
     server_max_deactivated_realm_deletion_days: null,
     server_generation: serverGeneration,
     server_emoji_data_url: org.url + emojiDataFile().path,
-    server_thumbnail_formats: [],
+    server_thumbnail_formats: THUMBNAIL_FORMATS.map((format) => ({
+      name: formatName(format), max_width: format.maxWidth, max_height: format.maxHeight, format: format.extension, animated: format.animated,
+    })),
     server_supported_permission_settings: {},
     development_environment: false,
     settings_send_digest_emails: true,

@@ -44,4 +44,16 @@ export class Deferred {
   }
 }
 
-export type HandlerResult = Record<string, unknown> | RawJson | Deferred;
+/**
+ * An answer that is not the JSON envelope: a file's bytes (or an HTML error page), with its own
+ * status and headers. Written as is; for HEAD only the headers and the length.
+ */
+export class RawAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    readonly body: Buffer | string,
+  ) {}
+}
+
+export type HandlerResult = Record<string, unknown> | RawJson | Deferred | RawAnswer;

@@ -120,6 +120,12 @@ export function realmKeys(realmId: number) {
     /** Mail kept for `npm run cli -- outbox` when no SMTP server is configured, by id. */
     outbox: (id: number) => `${r}outbox!${pad(id)}`,
     outboxPrefix: `${r}outbox!`,
+    /** Uploaded files' records (Zulip's Attachment) by id. */
+    attachment: (id: number) => `${r}attach!${pad(id)}`,
+    attachmentPrefix: `${r}attach!`,
+    /** Custom emoji of the organization by id (Zulip's RealmEmoji). */
+    realmEmoji: (id: number) => `${r}remoji!${pad(id)}`,
+    realmEmojiPrefix: `${r}remoji!`,
     /** Registered event queue descriptors. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,

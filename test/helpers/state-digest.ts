@@ -92,6 +92,9 @@ export function memoryEntities(services: Services): Map<string, string> {
   for (const invitation of services.invitations.all()) out.set(`invitation:${invitation.multiuse ? 'multiuse' : 'email'}:${invitation.id}`, canonical(invitation));
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));
+  const attachments = internals<{ records: Map<number, unknown> }>(services.attachments, ['records'], 'Attachments');
+  for (const [id, record] of attachments.records) out.set(`attachment:${id}`, canonical(record));
+  for (const emoji of services.realmEmoji.all()) out.set(`realm_emoji:${emoji.id}`, canonical(emoji));
   return out;
 }
 

@@ -688,4 +688,31 @@ export const MATRIX: MatrixRow[] = [
   { method: 'POST', route: '/users/me/muted_users/{muted_user_id:int}', target: 'another user', request: (fx) => ({ path: `/users/me/muted_users/${fx.userId('cordelia')}` }), expect: everyone(OK) },
   { method: 'DELETE', route: '/users/me/muted_users/{muted_user_id:int}', target: 'another user', request: (fx) => ({ path: `/users/me/muted_users/${fx.userId('cordelia')}` }), expect: everyone(OK) },
   { method: 'DELETE', route: '/users/me/muted_users/{muted_user_id:int}', target: 'a user not muted', request: (fx) => ({ path: `/users/me/muted_users/${fx.userId('prospero')}` }), expect: everyone(bad('User is not muted')) },
+  // Uploads (access to a file follows its messages: test/http/attachments.test.ts drives it per channel).
+  { method: 'POST', route: '/user_uploads', target: '- (no file)', request: () => ({ path: '/user_uploads' }), expect: everyone(bad('You must specify a file to upload')) },
+  {
+    method: 'GET',
+    route: '/user_uploads/{realm_id_str}/{filename:path}',
+    target: 'a file that does not exist',
+    request: () => ({ path: '/user_uploads/1/ab/NoSuchToken/missing.txt' }),
+    expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: 'File not found.' }),
+  },
+  { method: 'GET', route: '/attachments', target: 'own', request: () => ({ path: '/attachments' }), expect: everyone(OK) },
+  { method: 'DELETE', route: '/attachments/{attachment_id:int}', target: 'an unknown attachment', request: () => ({ path: '/attachments/999999' }), expect: everyone(bad('Invalid attachment')) },
+  // Custom emoji (can_add_custom_emoji_group: members; test/http/custom-emoji.test.ts drives the uploads).
+  { method: 'GET', route: '/realm/emoji', target: '-', request: () => ({ path: '/realm/emoji' }), expect: everyone(OK) },
+  {
+    method: 'POST',
+    route: '/realm/emoji/{emoji_name}',
+    target: '- (no file)',
+    request: () => ({ path: '/realm/emoji/matrix_emoji' }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NO_PERMISSION : bad('You must upload exactly one file.'))),
+  },
+  {
+    method: 'DELETE',
+    route: '/realm/emoji/{emoji_name}',
+    target: 'an emoji that does not exist',
+    request: () => ({ path: '/realm/emoji/no_such_emoji' }),
+    expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: "Emoji 'no_such_emoji' does not exist" }),
+  },
 ];

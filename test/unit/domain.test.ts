@@ -94,3 +94,81 @@ test('credentials: API keys, scrypt hashes, constant-time comparison', async (t)
   t.notOk(secretsEqual('abc', 'abd'));
   t.notOk(secretsEqual('abc', 'abcd'));
 });
+
+test('uploads: file names, path ids, links, types, ranges and access', async (t) => {
+  const uploads = await import('../../src/domain/uploads.js');
+  t.equal(uploads.sanitizeFileName('my report (final) #2.txt'), 'my-report-final-2.txt');
+  t.equal(uploads.sanitizeFileName('  ..  '), 'uploaded-file');
+  t.equal(uploads.sanitizeFileName('\u0000?*'), 'uploaded-file');
+  t.equal(uploads.sanitizeFileName('Ünïcødé  名前.txt'), 'Ünïcødé-名前.txt');
+  t.equal(Buffer.byteLength(uploads.sanitizeFileName('é'.repeat(300) + '.txt')) <= 255, true);
+  t.match(uploads.sanitizeFileName('é'.repeat(300) + '.txt'), /\.txt$/, 'a long name keeps its extension');
+  t.equal(uploads.uploadPathId(2, 0x4e, 'TOKEN', 'a.txt'), '2/4e/TOKEN/a.txt');
+  t.equal(uploads.uploadPathId(2, 7, 'TOKEN', 'a.txt'), '2/7/TOKEN/a.txt', 'the byte in hex, unpadded, as Zulip');
+  t.same(uploads.linkedPathIds('<a href="/user_uploads/2/ab/T/a.txt">a</a> <a href="/user_uploads/2/ab/T/a.txt">again</a> <img src="/user_uploads/thumbnail/2/x/y/z.png/840x560.webp"> <a href="https://x.org/user_uploads/2/q">ext</a>'), ['2/ab/T/a.txt']);
+  t.equal(uploads.uploadContentType('', 'x.PNG'), 'image/png');
+  t.equal(uploads.uploadContentType('application/octet-stream', 'x.pdf'), 'application/pdf');
+  t.equal(uploads.uploadContentType('text/csv', 'x.pdf'), 'text/csv');
+  t.equal(uploads.uploadContentType('', 'x.unknown'), 'application/octet-stream');
+  t.equal(uploads.withCharset('text/plain', Buffer.from('héllo')), 'text/plain; charset=utf-8');
+  t.equal(uploads.withCharset('text/plain', Buffer.from([0xff, 0xfe, 0x00])), 'text/plain');
+  t.equal(uploads.contentDisposition('a "b".txt', true), 'inline; filename="a \\"b\\".txt"');
+  t.equal(uploads.contentDisposition('é.txt', false), "attachment; filename*=utf-8''%C3%A9.txt");
+  t.same(uploads.parseRange('bytes=0-0', 10), { start: 0, end: 0 });
+  t.same(uploads.parseRange('bytes=5-100', 10), { start: 5, end: 9 });
+  t.same(uploads.parseRange('bytes=-4', 10), { start: 6, end: 9 });
+  t.same(uploads.parseRange('bytes=-40', 10), { start: 0, end: 9 });
+  t.equal(uploads.parseRange('bytes=10-', 10), 'unsatisfiable');
+  t.equal(uploads.parseRange('bytes=-0', 10), 'unsatisfiable');
+  t.equal(uploads.parseRange('bytes=5-2', 10), undefined, 'malformed: the whole file');
+  t.equal(uploads.parseRange('items=0-1', 10), undefined);
+  t.equal(uploads.parseRange('', 10), undefined);
+  const record = { id: 1, pathId: '2/a/T/x', name: 'x', size: 1, sha256: 's', contentType: 'text/plain', ownerId: 4, createTime: 0, messageIds: [10, 11] };
+  t.ok(uploads.mayReadAttachment(4, record, () => false), 'the owner');
+  t.ok(uploads.mayReadAttachment(5, record, (id) => id === 11), 'a reader of one linking message');
+  t.notOk(uploads.mayReadAttachment(5, record, () => false), 'nobody else');
+  t.same(uploads.defaultThumbnail('2/a/T/x.gif', { width: 1, height: 1, frames: 4 }), { url: '/user_uploads/thumbnail/2/a/T/x.gif/840x560-anim.webp', animated: true });
+  t.same(uploads.formatsFor({ width: 1, height: 1, frames: 1 }).map(uploads.formatName), ['840x560.webp']);
+});
+
+test('custom emoji: names, who may deactivate, and the one emoji lookup', async (t) => {
+  const emoji = await import('../../src/domain/realm-emoji.js');
+  const { ApiError } = await import('../../src/domain/errors.js');
+  const refused = (fn: () => void) => {
+    try {
+      fn();
+      return undefined;
+    } catch (error) {
+      return error instanceof ApiError ? error.message : String(error);
+    }
+  };
+  t.equal(refused(() => emoji.checkEmojiName('green_tick')), undefined);
+  t.equal(refused(() => emoji.checkEmojiName('a-1')), undefined);
+  t.equal(refused(() => emoji.checkEmojiName('')), 'Emoji name is missing');
+  t.equal(refused(() => emoji.checkEmojiName('tick_')), 'Emoji names must end with either a letter or digit.');
+  t.equal(refused(() => emoji.checkEmojiName('Tick')), 'Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+  t.equal(emoji.normalizeEmojiName(' two words '), 'two_words');
+  t.ok(emoji.isBuiltInEmoji('tada'));
+  t.ok(emoji.isBuiltInEmoji('zulip'));
+  t.notOk(emoji.isBuiltInEmoji('company_logo'));
+  const record = { id: 7, name: 'logo', fileName: 'abcd.png', sha256: 's', contentType: 'image/png', authorId: 4, deactivated: false };
+  t.ok(emoji.mayDeactivateEmoji(4, false, record), 'its author');
+  t.ok(emoji.mayDeactivateEmoji(2, true, record), 'an administrator');
+  t.notOk(emoji.mayDeactivateEmoji(5, false, record), 'anyone else');
+  t.same(emoji.realmEmojiObject(2, record), { id: '7', name: 'logo', source_url: '/user_avatars/2/emoji/images/abcd.png', still_url: null, deactivated: false, author_id: 4 });
+  const old = { ...record, id: 3, deactivated: true };
+  const lookup = {
+    activeByName: (name: string) => (name === 'logo' ? record : undefined),
+    byCode: (code: string) => (code === '7' ? record : code === '3' ? old : undefined),
+  };
+  t.same(emoji.emojiByName(lookup, 'logo'), { code: '7', type: 'realm_emoji' }, 'custom emoji first');
+  t.same(emoji.emojiByName(lookup, 'zulip'), { code: 'zulip', type: 'zulip_extra_emoji' });
+  t.same(emoji.emojiByName(lookup, 'tada'), { code: '1f389', type: 'unicode_emoji' });
+  t.equal(refused(() => emoji.emojiByName(lookup, 'nope')), "Emoji 'nope' does not exist");
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'logo', '7', 'realm_emoji')), undefined);
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'other', '7', 'realm_emoji')), 'Invalid custom emoji name.');
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'logo', '99', 'realm_emoji')), 'Invalid custom emoji.');
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'logo', '3', 'realm_emoji')), 'This custom emoji has been deactivated.');
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'tada', '1f389', 'unicode_emoji')), undefined);
+  t.equal(refused(() => emoji.checkEmoji(lookup, 'zulip', 'zulip', 'zulip_extra_emoji')), undefined);
+});

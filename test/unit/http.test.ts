@@ -1,7 +1,7 @@
 /** Unit tests of the HTTP front's pure parts: routing, parameter parsing, validation messages, rate limits. */
 import { test } from 'tap';
 import { Router } from '../../src/http/router.js';
-import { parseBody, parseUrlEncoded, type RawParams } from '../../src/http/params.js';
+import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from '../../src/http/params.js';
 import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
@@ -60,6 +60,21 @@ test('params: query strings, url-encoded and multipart bodies', async (t) => {
   t.same(fields, { content: 'hello', to: '[1]' });
   t.throws(() => parseBody(Buffer.from('{}'), 'application/json', {}, fakeParts), ApiError);
   t.throws(() => parseBody(multipart, 'multipart/form-data; boundary=XX', {}, () => undefined), /Malformed multipart/);
+
+  // Parts with a file name: files on routes that take them (bytes untouched), parameters elsewhere.
+  const bytes = new Uint8Array([0xff, 0x00, 0xfe]);
+  const withFile = () => [
+    { name: 'note', data: new TextEncoder().encode('hi').buffer as ArrayBuffer },
+    { name: 'file', filename: 'a.bin', type: 'application/x-thing', data: bytes.buffer as ArrayBuffer },
+  ];
+  const files: UploadedFile[] = [];
+  const params: RawParams = {};
+  parseBody(Buffer.from('x'), 'multipart/form-data; boundary=XX', params, withFile, files);
+  t.same(params, { note: 'hi' });
+  t.same(files, [{ field: 'file', filename: 'a.bin', contentType: 'application/x-thing', data: Buffer.from(bytes) }]);
+  const asText: RawParams = {};
+  parseBody(Buffer.from('x'), 'multipart/form-data; boundary=XX', asText, withFile);
+  t.same(Object.keys(asText), ['note', 'file'], 'without a file list, a file part is a parameter as before');
 });
 
 test('validation: Zulip messages for every kind of bad parameter', async (t) => {

@@ -23,6 +23,7 @@ const context: MarkdownContext = {
   groupByName: (name) => groups.find((group) => group.name.toLowerCase() === name.toLowerCase()),
   channelByName: (name) => channels.find((channel) => channel.name.toLowerCase() === name.toLowerCase()),
   realmEmoji: (name) => (name === 'parrot' ? { id: '9', name: 'parrot', url: '/user_avatars/2/emoji/images/9.gif' } : undefined),
+  uploadPreview: (pathId) => (pathId.endsWith('.png') ? { width: 128, height: 128, frames: 1 } : pathId.endsWith('.gif') ? { width: 128, height: 56, frames: 3 } : undefined),
 };
 
 const html = (content: string): string => renderMarkdown(content, context).html;
@@ -293,4 +294,25 @@ test('global times', async (t) => {
   t.equal(html('<time:**hello world**>'), '<p><span class="timestamp-error">Invalid time format: **hello world**</span></p>');
   t.equal(parseTime('2025-02-30'), undefined);
   t.equal(parseTime('1496701800.5'), 1496701800500);
+});
+
+test('uploaded images get Zulip 9\'s inline preview after their paragraph', async (t) => {
+  const png = '2/ab/TOKEN/img.png';
+  const gif = '2/cd/TOKEN/anim.gif';
+  const preview = (path: string, title: string, extra = '') =>
+    `<div class="message_inline_image"><a href="/user_uploads/${path}" title="${title}"><img ${extra}data-original-dimensions="128x128" src="/user_uploads/thumbnail/${path}/840x560.webp"></a></div>`;
+  t.equal(html(`[image](/user_uploads/${png})`), `<p><a href="/user_uploads/${png}">image</a></p>\n${preview(png, 'image')}`);
+  t.equal(
+    html(`Test 1\n[img.png](/user_uploads/${png})\n\nNext`),
+    `<p>Test 1<br>\n<a href="/user_uploads/${png}">img.png</a></p>\n${preview(png, 'img.png')}<p>Next</p>`,
+    'the next block follows the preview directly, as in Zulip',
+  );
+  t.equal(
+    html(`[a](/user_uploads/${png}) [b](/user_uploads/${gif})`),
+    `<p><a href="/user_uploads/${png}">a</a> <a href="/user_uploads/${gif}">b</a></p>\n${preview(png, 'a')}` +
+      `<div class="message_inline_image"><a href="/user_uploads/${gif}" title="b"><img data-animated="true" data-original-dimensions="128x56" src="/user_uploads/thumbnail/${gif}/840x560-anim.webp"></a></div>`,
+    'several images of one paragraph, an animated one with its animated thumbnail',
+  );
+  t.equal(html('[text](/user_uploads/2/ef/TOKEN/notes.txt)'), '<p><a href="/user_uploads/2/ef/TOKEN/notes.txt">text</a></p>', 'not an image: no preview');
+  t.equal(html('`/user_uploads/2/ab/TOKEN/img.png`'), '<p><code>/user_uploads/2/ab/TOKEN/img.png</code></p>', 'code is not a link');
 });

@@ -6,6 +6,7 @@ import { NO_STATUS, planStatusChange, statusObject } from '../../src/domain/user
 import { withMutedUser, withoutMutedUser } from '../../src/domain/muted-users.js';
 import { checkSettingValue, userSettings } from '../../src/domain/user-settings.js';
 import { checkFullName } from '../../src/domain/users.js';
+import type { RealmEmojiLookup, RealmEmojiRecord } from '../../src/domain/realm-emoji.js';
 
 const checkFullNameRules = (raw: string) => checkFullName(raw, 100);
 
@@ -39,18 +40,29 @@ test('the alert word matcher', async (t) => {
   t.same([...shared.alerted('the same')].sort(), [1, 2], 'one word of several users');
 });
 
+const NO_CUSTOM: RealmEmojiLookup = { activeByName: () => undefined, byCode: () => undefined };
+const LOGO: RealmEmojiRecord = { id: 7, name: 'company_logo', fileName: 'p.png', sha256: 'x', contentType: 'image/png', authorId: 1, deactivated: false };
+const WITH_LOGO: RealmEmojiLookup = {
+  activeByName: (name) => (name === 'company_logo' ? LOGO : undefined),
+  byCode: (code) => (code === '7' ? LOGO : undefined),
+};
+
 test('status changes', async (t) => {
-  t.throws(() => planStatusChange(NO_STATUS, {}), badRequest('Client did not pass any new values.'));
-  t.throws(() => planStatusChange(NO_STATUS, { status_text: 'x', emoji_code: '1f697' }), badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.'));
-  t.throws(() => planStatusChange(NO_STATUS, { status_text: ' '.repeat(10) + 'x'.repeat(61) }), badRequest('status_text is too long (limit: 60 characters)'));
-  const { status, changed } = planStatusChange(NO_STATUS, { status_text: '  lunch  ', emoji_name: 'car' });
+  t.throws(() => planStatusChange(NO_STATUS, {}, NO_CUSTOM), badRequest('Client did not pass any new values.'));
+  t.throws(() => planStatusChange(NO_STATUS, { status_text: 'x', emoji_code: '1f697' }, NO_CUSTOM), badRequest('Client must pass emoji_name if they pass either emoji_code or reaction_type.'));
+  t.throws(() => planStatusChange(NO_STATUS, { status_text: ' '.repeat(10) + 'x'.repeat(61) }, NO_CUSTOM), badRequest('status_text is too long (limit: 60 characters)'));
+  const { status, changed } = planStatusChange(NO_STATUS, { status_text: '  lunch  ', emoji_name: 'car' }, NO_CUSTOM);
   t.same(status, { text: 'lunch', emojiName: 'car', emojiCode: '1f697', reactionType: 'unicode_emoji' });
   t.same(changed, { status_text: 'lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
-  t.same(planStatusChange(status, { emoji_name: '' }).status, { text: 'lunch', emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' });
-  t.same(planStatusChange(status, { away: true }).changed, { away: true });
+  t.same(planStatusChange(status, { emoji_name: '' }, NO_CUSTOM).status, { text: 'lunch', emojiName: '', emojiCode: '', reactionType: 'unicode_emoji' });
+  t.same(planStatusChange(status, { away: true }, NO_CUSTOM).changed, { away: true });
   t.same(statusObject(status, true), { status_text: 'lunch', emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' });
   t.same(statusObject(NO_STATUS, false), { away: true });
   t.same(statusObject(undefined, true), {});
+  const custom = planStatusChange(NO_STATUS, { emoji_name: 'company_logo' }, WITH_LOGO).status;
+  t.same(custom, { text: '', emojiName: 'company_logo', emojiCode: '7', reactionType: 'realm_emoji' }, 'a custom emoji by name');
+  t.throws(() => planStatusChange(NO_STATUS, { emoji_name: 'company_logo' }, NO_CUSTOM), badRequest("Emoji 'company_logo' does not exist"));
+  t.throws(() => planStatusChange(NO_STATUS, { emoji_name: 'company_logo', emoji_code: '8', reaction_type: 'realm_emoji' }, WITH_LOGO), badRequest('Invalid custom emoji.'));
 });
 
 test('muted user lists', async (t) => {

@@ -1,5 +1,6 @@
 /** What rendering reads (the organization's names) and what it reports (mentions), carried through markdown-it's env. */
 import type { Env } from 'markdown-it';
+import type { ImageInfo } from '../uploads.js';
 
 export interface MarkdownContext {
   /** Active users by exact full name (match case-insensitively) and by id. */
@@ -11,6 +12,8 @@ export interface MarkdownContext {
   channelByName(name: string): { id: number; name: string } | undefined;
   /** Custom (realm) emoji by name, if any. */
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
+  /** An uploaded image's size and frames by path id, when the file is an image (its preview is shown). */
+  uploadPreview?(pathId: string): ImageInfo | undefined;
 }
 
 export interface RenderedMessage {

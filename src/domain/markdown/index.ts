@@ -20,6 +20,7 @@ import { emptyLinkTextRule, configureLinkify, normalizeLink, normalizeLinkText, 
 import { groupMentionRule, userMentionRule } from './mentions.js';
 import { inlineWithQuoteDepth } from './quotes.js';
 import { timeRule } from './time.js';
+import { INLINE_IMAGE_TOKEN, inlineImagesRule, renderInlineImages } from './inline-images.js';
 
 export type { MarkdownContext, RenderedMessage } from './context.js';
 
@@ -31,6 +32,7 @@ function createMarkdownIt(): Markdown {
   md.block.ruler.at('fence', fenceRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.core.ruler.at('inline', inlineWithQuoteDepth);
   md.core.ruler.after('linkify', 'zulip_empty_link_text', emptyLinkTextRule);
+  md.core.ruler.after('zulip_empty_link_text', 'zulip_inline_images', inlineImagesRule);
 
   md.inline.ruler.at('backticks', codeSpanRule);
   md.inline.ruler.at('strikethrough', strikethroughRule);
@@ -56,6 +58,7 @@ function createMarkdownIt(): Markdown {
   rules[SPOILER_OPEN] = renderSpoilerOpen;
   rules[SPOILER_CONTENT] = renderSpoilerContent;
   rules[SPOILER_CLOSE] = renderSpoilerClose;
+  rules[INLINE_IMAGE_TOKEN] = renderInlineImages;
   return md;
 }
 

@@ -1,0 +1,190 @@
+/**
+ * Uploaded bytes on disk, content-addressed under `<data dir>/uploads`: `blobs/ab/<sha256>` holds
+ * a file's bytes and `thumbnails/ab/<sha256>-<format>` its thumbnails. A file is written to
+ * `tmp/`, fsynced, renamed into place and its directory fsynced before `put` resolves, so a
+ * crash leaves either the whole file or nothing under `blobs/`; `open` empties `tmp/`.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, readdirSync, rmSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ByteRange } from '../domain/uploads.js';
+
+export const sha256Of = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+async function fsyncDirectory(path: string): Promise<void> {
+  const handle = await open(path, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A stored file that an upload under way is about to name: it is not removed meanwhile. */
+export interface HeldFile {
+  sha: string;
+  release(): void;
+}
+
+export class FileStore {
+  /** Hashes held by uploads under way, with their counts. */
+  private readonly held = new Map<string, number>();
+  /** Writes under way by final path: a second write of the same bytes waits for the first to be durable. */
+  private readonly writing = new Map<string, Promise<void>>();
+  private readonly tmp: string;
+  private readonly blobs: string;
+  private readonly thumbnails: string;
+
+  constructor(readonly root: string) {
+    this.tmp = join(root, 'tmp');
+    this.blobs = join(root, 'blobs');
+    this.thumbnails = join(root, 'thumbnails');
+  }
+
+  /** Creates the directories and removes what an interrupted write left in `tmp/`. */
+  async open(): Promise<void> {
+    await rm(this.tmp, { recursive: true, force: true });
+    for (const dir of [this.root, this.tmp, this.blobs, this.thumbnails]) await mkdir(dir, { recursive: true });
+  }
+
+  blobPath(sha: string): string {
+    return join(this.blobs, sha.slice(0, 2), sha);
+  }
+
+  thumbnailPath(sha: string, format: string): string {
+    return join(this.thumbnails, sha.slice(0, 2), `${sha}-${format}`);
+  }
+
+  /**
+   * Stores `data` durably under its SHA-256; bytes already stored are not written again. The file
+   * is held (never removed) until `release`, so that the record naming it can be written first.
+   */
+  async put(data: Buffer): Promise<HeldFile> {
+    const sha = sha256Of(data);
+    this.held.set(sha, (this.held.get(sha) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const count = this.held.get(sha)! - 1;
+      if (count === 0) this.held.delete(sha);
+      else this.held.set(sha, count);
+    };
+    try {
+      await this.writeDurably(this.blobPath(sha), data);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return { sha, release };
+  }
+
+  async putThumbnail(sha: string, format: string, data: Buffer): Promise<void> {
+    await this.writeDurably(this.thumbnailPath(sha, format), data);
+  }
+
+  async hasThumbnail(sha: string, format: string): Promise<boolean> {
+    return exists(this.thumbnailPath(sha, format));
+  }
+
+  /** A stored file's size in bytes; undefined when it is not there. */
+  async sizeOf(path: string): Promise<number | undefined> {
+    try {
+      return (await stat(path)).size;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The bytes of a stored file (or of one range of it); undefined when it is not there. */
+  async read(path: string, range?: ByteRange): Promise<Buffer | undefined> {
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      if (!range) return await handle.readFile();
+      const length = range.end - range.start + 1;
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, range.start);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * Removes a file's bytes and thumbnails unless an upload holds it or `inUse` says a record
+   * names it. Synchronous, so that no upload can find the file between the check and the removal.
+   */
+  removeUnlessUsed(sha: string, inUse: (sha: string) => boolean): boolean {
+    if (this.held.has(sha) || inUse(sha)) return false;
+    rmSync(this.blobPath(sha), { force: true });
+    const dir = join(this.thumbnails, sha.slice(0, 2));
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      // no thumbnails
+    }
+    for (const name of names) if (name.startsWith(`${sha}-`)) rmSync(join(dir, name), { force: true });
+    return true;
+  }
+
+  /** Every stored file's hash (for the start-up sweep and the tests). */
+  async storedHashes(): Promise<string[]> {
+    const found: string[] = [];
+    for (const dir of await readdir(this.blobs).catch(() => [] as string[])) {
+      for (const name of await readdir(join(this.blobs, dir)).catch(() => [] as string[])) found.push(name);
+    }
+    return found;
+  }
+
+  /**
+   * Removes stored files no attachment names: written before a crash that came between the
+   * file and its record, or left by a deletion interrupted before its file went.
+   */
+  async sweep(inUse: ReadonlySet<string>): Promise<number> {
+    let removed = 0;
+    for (const sha of await this.storedHashes()) if (this.removeUnlessUsed(sha, (hash) => inUse.has(hash))) removed++;
+    return removed;
+  }
+
+  private writeDurably(path: string, data: Buffer): Promise<void> {
+    const under = this.writing.get(path);
+    if (under) return under;
+    const write = this.writeOnce(path, data).finally(() => this.writing.delete(path));
+    this.writing.set(path, write);
+    return write;
+  }
+
+  private async writeOnce(path: string, data: Buffer): Promise<void> {
+    if (await exists(path)) return;
+    const dir = join(path, '..');
+    // A new directory's own name must be durable too.
+    if (await mkdir(dir, { recursive: true })) await fsyncDirectory(join(dir, '..'));
+    const temporary = join(this.tmp, randomBytes(12).toString('hex'));
+    const handle = await open(temporary, 'wx');
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+    // The rename is durable once the directory holding the new name is.
+    await fsyncDirectory(dir);
+  }
+}
