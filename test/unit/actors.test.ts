@@ -1,13 +1,10 @@
 /** Unit tests of the actor registry with a small machine of its own. */
 import { test } from 'tap';
-import { rmSync } from 'node:fs';
 import { assign, initialTransition, setup, transition } from 'xstate';
 import { subscriptionsMachine, type SubscriptionsEvent } from '../../src/actors/subscriptions.js';
-import { ActorRegistry, type ActorKind } from '../../src/actors/registry.js';
-import { ActorSnapshots } from '../../src/store/actor-snapshots.js';
-import { Database } from '../../src/store/database.js';
+import type { ActorKind } from '../../src/actors/registry.js';
 import { Transaction } from '../../src/store/transaction.js';
-import { tempDataDir } from '../helpers/server.js';
+import { registryOnDisk } from '../helpers/actor-registry.js';
 
 const counterMachine = setup({
   types: {
@@ -31,15 +28,7 @@ const counterMachine = setup({
 const kind: ActorKind<typeof counterMachine> = { name: 'counter', machine: counterMachine, input: (id) => ({ owner: id }) };
 
 test('registry: spawns lazily, persists with the change, restores on start', async (t) => {
-  const dir = tempDataDir();
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const open = async () => {
-    const db = await Database.open(dir, { sync: false });
-    const registry = new ActorRegistry(new ActorSnapshots(db, 1));
-    registry.register(kind);
-    await registry.restore();
-    return { db, registry };
-  };
+  const open = registryOnDisk(t, [kind]);
 
   const { db, registry } = await open();
   t.notOk(registry.has('counter', 'a'), 'nothing spawned before first use');

@@ -1,28 +1,20 @@
 /** Unit tests of the personal-records actors and the pure rules of drafts, navigation views, saved snippets and push devices. */
 import { test } from 'tap';
-import { rmSync } from 'node:fs';
-import { ActorRegistry } from '../../src/actors/registry.js';
 import { PersonalRecords, recordsKind } from '../../src/actors/personal-records.js';
-import { ActorSnapshots } from '../../src/store/actor-snapshots.js';
-import { Database } from '../../src/store/database.js';
 import { Transaction } from '../../src/store/transaction.js';
 import { directDraftRecipients, draftText, draftsSynchronized } from '../../src/domain/drafts.js';
 import { checkNameForFragment, isBuiltInView, strippedNonBlank } from '../../src/domain/navigation-views.js';
 import { snippetContent, snippetTitle } from '../../src/domain/saved-snippets.js';
 import { checkDeviceToken, checkHuman, isBase64 } from '../../src/domain/push-devices.js';
 import type { UserRecord } from '../../src/domain/users.js';
-import { tempDataDir } from '../helpers/server.js';
+import { registryOnDisk } from '../helpers/actor-registry.js';
 
 const kind = recordsKind<{ name: string }>('things');
 
 test('personal records: kept in the order first stored, persisted with the change, undone with a rollback', async (t) => {
-  const dir = tempDataDir();
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const onDisk = registryOnDisk(t, [kind]);
   const open = async () => {
-    const db = await Database.open(dir, { sync: false });
-    const registry = new ActorRegistry(new ActorSnapshots(db, 1));
-    registry.register(kind);
-    await registry.restore();
+    const { db, registry } = await onDisk();
     return { db, registry, book: new PersonalRecords(registry, kind) };
   };
   const { db, registry, book } = await open();

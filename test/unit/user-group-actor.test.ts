@@ -1,26 +1,14 @@
 /** Unit tests of the user-group actor: the spec's state table, persistence, and the start-up check of the records against it. */
 import { test } from 'tap';
-import { rmSync } from 'node:fs';
-import { ActorRegistry } from '../../src/actors/registry.js';
 import { reconcileGroupStates, userGroupKind } from '../../src/actors/user-group.js';
-import { ActorSnapshots } from '../../src/store/actor-snapshots.js';
-import { Database } from '../../src/store/database.js';
 import { GroupDirectory } from '../../src/store/groups.js';
 import { realmKeys } from '../../src/store/keys.js';
 import { Transaction } from '../../src/store/transaction.js';
-import { tempDataDir } from '../helpers/server.js';
+import { registryOnDisk } from '../helpers/actor-registry.js';
 import { record } from '../helpers/group-fixtures.js';
 
 test('the state table, persisted with each change', async (t) => {
-  const dir = tempDataDir();
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const open = async () => {
-    const db = await Database.open(dir, { sync: false });
-    const registry = new ActorRegistry(new ActorSnapshots(db, 1));
-    registry.register(userGroupKind);
-    await registry.restore();
-    return { db, registry };
-  };
+  const open = registryOnDisk(t, [userGroupKind]);
   const { db, registry } = await open();
   const tx = new Transaction();
   t.equal(registry.send(userGroupKind, '10', { type: 'EDIT' }, tx).value, 'active', 'a new group is active');
