@@ -5,12 +5,14 @@
  * sent while they are away becomes theirs; reactivation reopens them. They leave and rejoin the
  * subscriber lists (peer events). Group memberships stay, as in Zulip: readers leave inactive users out.
  */
+import { deactivationMail } from '../domain/deactivation-mail.js';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { adminAccessError, deactivationError, ownDeactivationError } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { everyone, ownerCount } from '../queries/people.js';
+import { sendMail } from './mail.js';
 import { peersOf } from './subscriptions.js';
 
 /** The channels the user is in a subscriber list of. */
@@ -54,13 +56,21 @@ function deactivateWithBots(services: Services, tx: Transaction, user: UserRecor
   removeQueues(services, tx, [...bots.map((b) => b.id), user.id]);
 }
 
-/** `DELETE /users/{user_id}`. */
-export async function deactivateUser(services: Services, actor: UserRecord, target: UserRecord): Promise<Record<string, never>> {
+/**
+ * `DELETE /users/{user_id}`. With a `comment` (even ''), the user is told by mail, as Zulip does;
+ * the mail goes with the write (the outbox) or after it is durable (SMTP).
+ */
+export async function deactivateUser(services: Services, actor: UserRecord, target: UserRecord, comment?: string): Promise<Record<string, never>> {
   await services.write((tx) => {
     const current = services.org.users.get(target.id)!;
     const refusal = deactivationError(actor.role, current, ownerCount(services));
     if (refusal) throw badRequest(refusal);
     deactivateWithBots(services, tx, current);
+    if (comment !== undefined) {
+      const { org, config } = services;
+      const mail = deactivationMail({ to: current.deliveryEmail, from: config.mailFrom, realmName: org.realm.name, realmUrl: org.url, comment: comment.trim() });
+      sendMail(services, tx, mail, `deactivation of user ${current.id}`);
+    }
   });
   return {};
 }

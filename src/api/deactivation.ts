@@ -10,7 +10,7 @@ import * as actions from '../actions/deactivation.js';
 export function deactivateUser(services: Services, request: Request<typeof schemas.deactivateUser, { user_id: number }>) {
   const user = target(services, request.params.user_id);
   if (user.isBot) throw badRequest('No such user');
-  return actions.deactivateUser(services, me(request), user);
+  return actions.deactivateUser(services, me(request), user, request.params.deactivation_notification_comment);
 }
 
 /** POST /users/{user_id:int}/reactivate */

@@ -68,6 +68,25 @@ test('deactivation', async (t) => {
     t.same(error(await desdemona.delete(`/users/${desdemonaId}`)), [400, 'BAD_REQUEST', 'Cannot deactivate the only organization owner'], 'a deactivated owner does not count');
   });
 
+  t.test('deactivation_notification_comment: the user is told by mail, as Zulip does', async (t) => {
+    const { server, iago, hamlet } = await world(t);
+    const mailTo = async (to: string) => (await server.services.outbox.list()).filter((m) => m.to === to);
+    t.same(error(await hamlet.delete(`/users/${OTHELLO}`, { deactivation_notification_comment: 'refused' })), NO_PERMISSION);
+    t.same(await mailTo('othello@example.com'), [], 'a refused deactivation sends nothing');
+    t.equal((await iago.delete(`/users/${OTHELLO}`, { deactivation_notification_comment: '  Please see the front desk.  ' })).status, 200);
+    const [mail, ...more] = await mailTo('othello@example.com');
+    t.equal(more.length, 0, 'one mail');
+    t.match(mail, { subject: 'Notification of account deactivation on Parley Demo', from: server.config.mailFrom });
+    t.match(mail!.text, /has been deactivated, and you will no longer be able to log in\./);
+    t.match(mail!.text, /The administrators provided the following comment:\n\nPlease see the front desk\.$/, 'the comment, stripped');
+    t.equal((await iago.delete('/users/6', { deactivation_notification_comment: '' })).status, 200);
+    const [plain] = await mailTo('cordelia@example.com');
+    t.ok(plain, 'an empty comment still asks for the mail');
+    t.notMatch(plain!.text, /comment/, 'without a comment section');
+    t.equal((await iago.delete('/users/7')).status, 200);
+    t.same(await mailTo('prospero@example.com'), [], 'no comment: no mail');
+  });
+
   t.test('DELETE /users/me', async (t) => {
     const { desdemona, hamlet, iago } = await world(t);
     const watcher = await register(iago, { event_types: ['realm_user'] });
