@@ -14,7 +14,7 @@ export interface Settings {
   sweepSeconds: number;
 }
 
-export const FULL: Settings = { quick: false, durationSeconds: 5, rounds: 3, sweepConnections: [16, 32, 64, 128, 256], sweepSeconds: 2 };
+export const FULL: Settings = { quick: false, durationSeconds: 5, rounds: 5, sweepConnections: [16, 32, 64, 128, 256], sweepSeconds: 2 };
 export const QUICK: Settings = { quick: true, durationSeconds: 1, rounds: 3, sweepConnections: [16, 64, 256], sweepSeconds: 1 };
 
 export interface ThroughputSpec {
@@ -78,6 +78,8 @@ export interface Figure {
   unit: string;
   /** The same figure for the bare uWS baseline, when the scenario measures one. */
   baseline?: number;
+  /** How `baseline` was taken from the bare server's rounds (absent: their median, before 2026-11-24 09:10). */
+  baselineOf?: 'best round';
   /** Parley / baseline; for alternated figures the median of the rounds' ratios. */
   ratio?: number;
   /** Lowest and highest ratio of the rounds. */

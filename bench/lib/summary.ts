@@ -115,7 +115,8 @@ export function writeSummary(resultsDir: string, summaryPath: string, scenarioOr
   };
   const runs = [...new Set(current.map((e) => e.machine.runId ?? e.file))].sort().filter(isFull).slice(-3);
   if (runs.length > 1) {
-    lines.push('', '## The baseline across runs', '', `The last ${runs.length} full runs (${runs.join(', ')}): the bare server's figure and the ratio in each; "bare max/min" should stay within 1.15.`, '');
+    const estimates = new Set(runs.flatMap((run) => entriesOf(run).flatMap((e) => e.result.figures.filter((f) => f.measured?.bare).map((f) => f.baselineOf ?? 'median of rounds'))));
+    lines.push('', '## The baseline across runs', '', `The last ${runs.length} full runs (${runs.join(', ')}): the bare server's figure (${[...estimates].join(' or ')}) and the ratio in each; "bare max/min" should stay within 1.15.`, '');
     lines.push(`| scenario | figure | ${runs.map((r) => `bare, ${r}`).join(' | ')} | bare max/min | ${runs.map((r) => `ratio, ${r}`).join(' | ')} |`);
     lines.push(`|---|---|${runs.map(() => '---|').join('')}---|${runs.map(() => '---|').join('')}`);
     for (const name of scenarioOrder) {
