@@ -99,8 +99,9 @@ function wellFormed(value: unknown): boolean {
   return true;
 }
 
-function compile(ajv: Ajv, schema: EndpointSchema): ParamValidator {
-  const validate: ValidateFunction = ajv.compile(schema);
+function compile(ajv: Ajv, schema: EndpointSchema, eager: boolean): ParamValidator {
+  // Compiled on first use: a hundred schemas cost ~160 ms at start, and most servers use few routes.
+  let check: ValidateFunction | undefined = eager ? ajv.compile(schema) : undefined;
   const encodings = new Map<string, Encoding>();
   for (const [name, property] of Object.entries(schema.properties ?? {})) encodings.set(name, encodingOf(property));
   return {
@@ -131,22 +132,26 @@ function compile(ajv: Ajv, schema: EndpointSchema): ParamValidator {
           throw new ApiError('BAD_REQUEST', `${name} contains invalid Unicode`, 400, { var_name: name });
         }
       }
-      if (!validate(params)) throw messageForAjvError(validate.errors![0]);
+      check ??= ajv.compile(schema);
+      if (!check(params)) throw messageForAjvError(check.errors![0]);
       ignored.sort();
       return { params, ignored };
     },
   };
 }
 
-/** Compiles every schema once; returns them by `$id`. */
-export function compileValidators(schemas: Iterable<EndpointSchema>): Map<string, ParamValidator> {
+/**
+ * A validator per schema, by `$id`; each compiles its schema once, on first use (`eager`: now, so
+ * that a test sees every schema compile).
+ */
+export function compileValidators(schemas: Iterable<EndpointSchema>, { eager = false } = {}): Map<string, ParamValidator> {
   const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, allowUnionTypes: true, coerceTypes: false });
   addFormats.default(ajv);
   ajv.addVocabulary(['x-raw', 'x-json-or-raw', 'x-error']);
   const validators = new Map<string, ParamValidator>();
   for (const schema of schemas) {
     if (validators.has(schema.$id)) throw new Error(`two schemas have $id '${schema.$id}'`);
-    validators.set(schema.$id, compile(ajv, schema));
+    validators.set(schema.$id, compile(ajv, schema, eager));
   }
   return validators;
 }
