@@ -12,7 +12,7 @@ import type { ChannelRecord } from '../domain/channel-record.js';
 import type { RenderedMessage } from '../domain/markdown/index.js';
 import { conversationKey, Flag, type MessageRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
-import { EmailVisibility, type UserRecord } from '../domain/users.js';
+import { apiEmail, EmailVisibility, type UserRecord } from '../domain/users.js';
 import type { MessageEventInternals } from '../events/variants.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
@@ -261,7 +261,9 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
     const recipients = usersFromTo(services, request.to);
     if (recipients.length === 0) throw badRequest('Message must have recipients');
     for (const user of recipients) {
-      if (!user.isActive) throw badRequest(`'${user.deliveryEmail}' is no longer using Zulip.`);
+      // The address the API shows for the user (Zulip's `user_profile.email`): the real one only
+      // where the user lets everyone see it, so that the refusal reveals nothing.
+      if (!user.isActive) throw badRequest(`'${apiEmail(user, services.org.host)}' is no longer using Zulip.`);
     }
     const participants = recipients.some((u) => u.id === sender.id) ? recipients : [...recipients, sender];
     destination = { type: 'private', participants };

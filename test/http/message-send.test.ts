@@ -133,6 +133,11 @@ test('POST /messages', async (t) => {
     org.users.save({ ...org.users.get(7)!, isActive: true }, tx2);
     await server.services.commit(tx2);
     t.equal((await hamlet.post('/messages', { type: 'direct', to: [7], content: 'x' })).status, 200);
+
+    // A deactivated recipient who hides their address is named by the address the API shows.
+    t.equal((await clientFor(server, 'prospero@example.com').patch('/settings', { email_address_visibility: 4 })).status, 200);
+    t.equal((await clientFor(server, 'iago@example.com').delete('/users/7')).status, 200);
+    t.same(error(await hamlet.post('/messages', { type: 'direct', to: [7], content: 'x' })), [400, 'BAD_REQUEST', `'user7@${org.host}' is no longer using Zulip.`], 'not the real address');
   });
 
   t.test('POST /messages: topics and content', async (t) => {
