@@ -102,12 +102,14 @@ export interface ServedRoute {
   path: string;
   schema: string;
   auth: Route<unknown>['auth'];
+  /** A root route: `path` is from the server's root, not below /api/v1 (uploaded files). */
+  root: boolean;
 }
 
 export interface FrontOptions<P> {
   uws: UwsModule;
   routes: Route<P>[];
-  /** Routes outside /api/v1, their paths from the root (`/user_uploads/...`): served alike, not listed by `served()`. */
+  /** Routes outside /api/v1, their paths from the root (`/user_uploads/...`): served alike, listed by `served()` with `root`. */
   rootRoutes?: Route<P>[];
   validators: Map<string, ParamValidator>;
   bodyLimitBytes: number;
@@ -227,7 +229,9 @@ export class HttpFront<P> implements DeferredWriter {
 
   /** Every route this front serves, as its router holds them. */
   served(): ServedRoute[] {
-    return [...this.router.routes()].map(({ method, pattern, route: { route } }) => ({ method, path: pattern, schema: route.schema, auth: route.auth }));
+    const list = (router: Router<Compiled<P>>, root: boolean) =>
+      [...router.routes()].map(({ method, pattern, route: { route } }) => ({ method, path: pattern, schema: route.schema, auth: route.auth, root }));
+    return [...list(this.router, false), ...list(this.rootRouter, true)];
   }
 
   /** Stops accepting connections; requests in flight continue. */

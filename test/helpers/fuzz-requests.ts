@@ -12,6 +12,8 @@ export interface FuzzRoute {
   path: string;
   schema: string;
   auth: string;
+  /** Outside /api/v1: `path` is from the root (uploaded files); answers are files or HTML error pages. */
+  root?: boolean;
 }
 
 export interface FuzzUser {
@@ -30,6 +32,8 @@ export interface FuzzPools {
   messageIds: number[];
   queueIds: string[];
   topics: string[];
+  /** Paths of uploaded files (`/user_uploads/…`), learnt from POST /user_uploads answers. */
+  uploads: string[];
 }
 
 interface PropertySchema {
@@ -332,7 +336,9 @@ export function requestArbitrary(pools: FuzzPools, schemas: Map<string, Endpoint
     return fc.record({
       route: fc.constant(route),
       method: methodFor(route, options),
-      path: pathFor(route.path, pools),
+      path: route.root && route.path.startsWith('/user_uploads/') && pools.uploads.length > 0
+        ? fc.oneof({ arbitrary: pathFor(route.path, pools), weight: 1 }, { arbitrary: fc.constantFrom(...pools.uploads), weight: 2 })
+        : pathFor(route.path, pools),
       params: paramsFor(route, schemas.get(route.schema), pools),
       encoding,
       credential: credentialFor(pools),
@@ -443,7 +449,7 @@ export function toWire(baseUrl: string, request: FuzzRequest): WireRequest {
     body = undefined;
     delete headers['content-type'];
   }
-  const url = `${baseUrl}/api/v1${request.path}${query ? `?${query}` : ''}`;
+  const url = `${baseUrl}${request.route.root ? '' : '/api/v1'}${request.path}${query ? `?${query}` : ''}`;
   return { method: request.method, url, headers, body };
 }
 

@@ -60,7 +60,7 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   const started = Date.now();
   const figures: FuzzFigures = { requests: 0, seconds: 0, statuses: new Map(), perRoute: new Map(), failures: [] };
   const count = (status: string) => figures.statuses.set(status, (figures.statuses.get(status) ?? 0) + 1);
-  const pools: FuzzPools = { ...(await target.pools()), messageIds: [], queueIds: [], topics: [] };
+  const pools: FuzzPools = { ...(await target.pools()), messageIds: [], queueIds: [], topics: [], uploads: [] };
   await target.changes();
   let arbitrary = requestArbitrary(pools, options.schemas, { exclude: options.excludeMethods });
 
@@ -134,6 +134,8 @@ export function envelopeProblem(request: FuzzRequest, status: number, contentTyp
   const method = request.method.toUpperCase();
   if (method === 'HEAD') return text === '' ? undefined : 'a HEAD answer has a body';
   if (status === 204) return text === '' ? undefined : '204 with a body';
+  // Root routes answer files (any type), and their refusals are Zulip's small HTML pages.
+  if (request.route.root && (status < 400 || contentType.startsWith('text/html'))) return undefined;
   if (!contentType.includes('application/json')) return `content-type '${contentType}'`;
   let body: unknown;
   try {
@@ -166,6 +168,7 @@ function learn(pools: FuzzPools, request: FuzzRequest, text: string): void {
   };
   if (typeof body.id === 'number' && request.route.path === '/messages') add(pools.messageIds, body.id);
   if (typeof body.queue_id === 'string') add(pools.queueIds, body.queue_id, 20);
+  if (typeof body.uri === 'string' && body.uri.startsWith('/user_uploads/')) add(pools.uploads, body.uri, 20);
   if (Array.isArray(body.messages)) {
     for (const message of body.messages as { id?: unknown; subject?: unknown }[]) {
       if (typeof message.id === 'number') add(pools.messageIds, message.id);

@@ -1,5 +1,5 @@
 /** A server of this process as a fuzz target: pools read from its services, changes from a StateWatch. */
-import { ROUTES } from '../../src/api/routes.js';
+import { ROOT_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { reactivateUser } from '../../src/actions/deactivation.js';
 import { Role } from '../../src/domain/roles.js';
 import { apiEmail } from '../../src/domain/users.js';
@@ -9,9 +9,12 @@ import type { FuzzPools, FuzzRoute } from './fuzz-requests.js';
 import type { FuzzTarget } from './fuzz-run.js';
 import { StateWatch } from './state-digest.js';
 
-/** Every route of the API's URL table, so that new routes join the fuzz by themselves. */
+/** Every route of the URL table, root routes included, so that new routes join the fuzz by themselves. */
 export function routeList(): FuzzRoute[] {
-  return ROUTES.map(({ method, path, schema, auth }) => ({ method, path, schema: schema.$id, auth }));
+  return [
+    ...ROUTES.map(({ method, path, schema, auth }) => ({ method, path, schema: schema.$id, auth })),
+    ...ROOT_ROUTES.map(({ method, path, schema, auth }) => ({ method, path, schema: schema.$id, auth, root: true })),
+  ];
 }
 
 export function poolsOf(services: Services): Pick<FuzzPools, 'routes' | 'users' | 'channels'> {

@@ -1,15 +1,15 @@
 /** Uploading files and fetching them as a client does: multipart bodies, Basic auth, raw answers. */
 import type { Api, ApiResponse } from './client.js';
 
-/** POST /api/v1/user_uploads with one file part (or several, or none). */
-export async function upload(api: Api, files: { name: string; data: Buffer | string; type?: string }[] | { name: string; data: Buffer | string; type?: string }): Promise<ApiResponse> {
+/** POST /api/v1/user_uploads (or another upload path below /api/v1) with one file part (or several, or none). */
+export async function upload(api: Api, files: { name: string; data: Buffer | string; type?: string }[] | { name: string; data: Buffer | string; type?: string }, path = '/user_uploads'): Promise<ApiResponse> {
   const form = new FormData();
   for (const file of Array.isArray(files) ? files : [files]) {
     form.append('file', new Blob([file.data], file.type === undefined ? {} : { type: file.type }), file.name);
   }
   const headers: Record<string, string> = {};
   if (api.authorization) headers.authorization = api.authorization;
-  const response = await fetch(`${api.baseUrl}/api/v1/user_uploads`, { method: 'POST', headers, body: form });
+  const response = await fetch(`${api.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: form });
   const text = await response.text();
   let body: any = text;
   try {

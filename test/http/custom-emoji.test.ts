@@ -9,21 +9,13 @@ import { test } from 'tap';
 import type { Api } from '../helpers/client.js';
 import { setRealm, world } from '../helpers/world.js';
 import { fetchRaw } from '../helpers/uploads.js';
+import { animatedGif, png } from '../helpers/images.js';
 import { register, take } from '../helpers/events.js';
 import { VERONA, send } from '../helpers/messages.js';
 
 const error = (response: { status: number; body: any }) => [response.status, response.body.code, response.body.msg];
 
-const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 4, background: { r: 10, g: 200, b: 90, alpha: 1 } } }).png().toBuffer();
 
-async function animatedGif(): Promise<Buffer> {
-  const [width, height, frames] = [80, 40, 2];
-  const raw = Buffer.alloc(width * height * frames * 4, 255);
-  // Frames that differ: identical frames would be merged into one.
-  raw.fill(0, 0, width * height * 2);
-  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } }).gif().toBuffer();
-}
 
 /** POST /realm/emoji/{name} with the given files (one image by default). */
 async function addEmoji(api: Api, name: string, files?: { name: string; data: Buffer; type?: string }[]) {

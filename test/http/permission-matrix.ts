@@ -101,9 +101,16 @@ export interface Fixtures {
   group(creator: Caller | 'prospero'): Promise<number>;
   /** A new email invitation of the caller (prospero's for guests and callers who are not users) or of prospero; a new link of iago. */
   invitation(owner: Caller | 'prospero', kind: 'email' | 'multiuse'): Promise<number>;
+  /** The path (`/user_uploads/…`) of an image uploaded by a place's first member and linked from a message there. */
+  fileIn(place: Place): string;
+  /** A one-minute URL path for `fileIn(place)`, asked for by the place's first member. */
+  temporaryFileUrl(place: Place): Promise<string>;
+  /** The image paths of an animated custom emoji added at setup. */
+  emoji: { source: string; still: string };
 }
 
 export interface RowRequest {
+  /** Below /api/v1, or from the server's root for a root route's row. */
   path: string;
   params?: Params;
   /** Text the callers themselves wrote into what they ask for (a message they read back): echoing it reveals nothing. */
@@ -112,6 +119,8 @@ export interface RowRequest {
 
 export interface MatrixRow {
   method: HttpMethod;
+  /** A root route (outside /api/v1): its answers are files or pages, so only their status is compared. */
+  root?: true;
   /** The route's pattern as the router lists it. */
   route: string;
   /** What the request aims at: own, another user's, a place, another pair's DMs, or '-' when nothing. */
@@ -130,6 +139,10 @@ function outcomes(users: (caller: UserCaller) => Outcome, others: Partial<Record
   return record;
 }
 const everyone = (outcome: Outcome) => outcomes(() => outcome);
+/** The same answer for every caller, credentials or none (routes that need none). */
+const anyone = (outcome: Outcome) => outcomes(() => outcome, { deactivated: outcome, wrongKey: outcome, none: outcome });
+/** A row of a root route: only the status is compared (credential errors keep theirs). */
+const rootRow = (row: MatrixRow): MatrixRow => ({ ...row, root: true });
 const adminsOnly = (refusal: Outcome) => outcomes((c) => (ADMINS.includes(c) ? OK : refusal));
 
 type MessageTarget = 'own' | 'others' | 'coreTeam' | 'garden' | 'dm';
@@ -697,6 +710,14 @@ export const MATRIX: MatrixRow[] = [
     request: () => ({ path: '/user_uploads/1/ab/NoSuchToken/missing.txt' }),
     expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: 'File not found.' }),
   },
+  // The JSON form: a one-minute URL, for those who may read a message linking the file.
+  ...channelRows('GET', '/user_uploads/{realm_id_str}/{filename:path}', (fx, place) => ({ path: fx.fileIn(place) }), () => OK, () => ({ status: 403, code: 'BAD_REQUEST', msg: 'You are not authorized to view this file.' })),
+  // Root routes: the file itself, its thumbnail and the one-minute URL; custom emoji images (public, as Zulip's).
+  ...channelRows('GET', '/user_uploads/{realm_id_str}/{filename:path}', (fx, place) => ({ path: fx.fileIn(place) }), () => OK, () => ({ status: 403 })).map(rootRow),
+  ...channelRows('GET', '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', (fx, place) => ({ path: fx.fileIn(place).replace('/user_uploads/', '/user_uploads/thumbnail/') + '/840x560.webp' }), () => OK, () => ({ status: 403 })).map(rootRow),
+  { root: true, method: 'GET', route: '/user_uploads/temporary/{token}/{filename}', target: 'a file in core team, by a URL its reader asked for', request: async (fx) => ({ path: await fx.temporaryFileUrl('coreTeam') }), expect: anyone(OK) },
+  { root: true, method: 'GET', route: '/user_avatars/{realm_id_str}/emoji/images/{file}', target: 'a custom emoji', request: (fx) => ({ path: fx.emoji.source }), expect: anyone(OK) },
+  { root: true, method: 'GET', route: '/user_avatars/{realm_id_str}/emoji/images/still/{file}', target: 'a custom emoji\'s still image', request: (fx) => ({ path: fx.emoji.still }), expect: anyone(OK) },
   { method: 'GET', route: '/attachments', target: 'own', request: () => ({ path: '/attachments' }), expect: everyone(OK) },
   { method: 'DELETE', route: '/attachments/{attachment_id:int}', target: 'an unknown attachment', request: () => ({ path: '/attachments/999999' }), expect: everyone(bad('Invalid attachment')) },
   // Custom emoji (can_add_custom_emoji_group: members; test/http/custom-emoji.test.ts drives the uploads).

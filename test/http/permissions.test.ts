@@ -6,6 +6,8 @@
 import { test, type Test } from 'tap';
 import { Api, type ApiResponse } from '../helpers/client.js';
 import { clientFor, startTestServer, type TestServer } from '../helpers/server.js';
+import { upload } from '../helpers/uploads.js';
+import { animatedGif, png } from '../helpers/images.js';
 import {
   CALLERS, DM_PAIR, knowsChannel, MATRIX, PLACES, PRIVATE_PLACES, USERS,
   type Caller, type Fixtures, type MatrixRow, type Outcome, type Place, type RowRequest,
@@ -89,6 +91,16 @@ test('permission matrix', async (t) => {
   await ok(users.iago.delete(`/users/${userId('cordelia')}`));
   // A custom profile field for the rows that change or delete one (the administrators' rows make their own).
   const profileFieldId = (await ok(users.iago.post('/realm/profile_fields', { name: 'Matrix field', field_type: 1 }))).id as number;
+  // An image in every channel, uploaded by its first member and linked from a message there: a file's access follows its messages.
+  const files = {} as Record<Place, string>;
+  for (const place of Object.keys(PLACES) as Place[]) {
+    const member = firstMember(place);
+    files[place] = (await ok(upload(users[member], { name: `${place}.png`, data: await png(60, 40), type: 'image/png' }))).uri as string;
+    await ok(users[member].post('/messages', { type: 'stream', to: channelIds[place], topic: 'matrix', content: `[file](${files[place]})` }));
+  }
+  // An animated custom emoji (it has a still image too).
+  await ok(upload(users.iago, { name: 'matrix.gif', data: await animatedGif(), type: 'image/gif' }, '/realm/emoji/matrix_fixture'));
+  const emojiObject = Object.values((await ok(users.iago.get('/realm/emoji'))).emoji as Record<string, { source_url: string; still_url: string }>)[0]!;
 
   const fx: Fixtures = {
     userId,
@@ -144,8 +156,20 @@ test('permission matrix', async (t) => {
       const listed = (await ok(users[name].get('/invites'))).invites as { id: number; email?: string }[];
       return listed.find((invite) => invite.email === address)!.id;
     },
+    fileIn: (place) => files[place],
+    temporaryFileUrl: async (place) => {
+      fixtureRequests++;
+      const url = (await ok(users[firstMember(place)].get(files[place]))).url as string;
+      return new URL(url, server.url).pathname;
+    },
+    emoji: { source: emojiObject.source_url, still: emojiObject.still_url },
   };
 
+  /** A request to a path from the root (a root route), with the caller's credentials; the body as text. */
+  const rootRequest = async (api: Api, method: string, path: string): Promise<ApiResponse> => {
+    const response = await fetch(`${server.url}${path}`, { method, headers: api.authorization ? { authorization: api.authorization } : {} });
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  };
   const apiOf = (caller: Caller): Api => {
     if (isUser(caller)) return users[caller];
     if (caller === 'deactivated') return users.cordelia;
@@ -193,8 +217,9 @@ test('permission matrix', async (t) => {
   });
 
   // Every route the server serves has rows, and every row is a route the server serves.
-  const served = new Set(server.routes.map((r) => `${r.method} ${r.path}`));
-  const covered = new Set(MATRIX.map((row) => `${row.method} ${row.route}`));
+  // A root route's key is marked: `/user_uploads/{realm_id_str}/{filename:path}` is also an API route.
+  const served = new Set(server.routes.map((r) => `${r.method} ${r.root ? '(root) ' : ''}${r.path}`));
+  const covered = new Set(MATRIX.map((row) => `${row.method} ${row.root ? '(root) ' : ''}${row.route}`));
   t.same([...served].filter((r) => !covered.has(r)), [], 'every route served has rows in the permission matrix');
   t.same([...covered].filter((r) => !served.has(r)), [], 'every row of the permission matrix is a route served');
 
@@ -205,7 +230,7 @@ test('permission matrix', async (t) => {
   const drive = async (row: MatrixRow, tt: Test) => {
     const cells = await Promise.all(CALLERS.filter((caller) => row.expect[caller].status !== 0).map(async (caller) => {
       const request = await row.request(fx, caller);
-      const response = await apiOf(caller).request(row.method, request.path, request.params ?? {});
+      const response = row.root ? await rootRequest(apiOf(caller), row.method, request.path) : await apiOf(caller).request(row.method, request.path, request.params ?? {});
       return { caller, request, response };
     }));
     for (const { caller, request, response } of cells) {
@@ -214,6 +239,11 @@ test('permission matrix', async (t) => {
       const expected = { ...row.expect[caller] };
       if (expected.msg !== undefined && row.place) expected.msg = expected.msg.replace('{channel_id}', String(channelIds[row.place]));
       // One assertion per cell: the answer, and nothing in it that the caller may not know.
+      if (row.root) {
+        // A root route answers with a file or a page: its status, and nothing in it out of reach.
+        tt.same({ status: response.status, leaks: leaks(caller, request, response) }, { status: expected.status, leaks: [] }, `${caller}: ${response.status}`);
+        continue;
+      }
       tt.same(
         { ...outcomeOf(response, expected), leaks: leaks(caller, request, response) },
         { ...expected, result: expected.status === 200 ? 'success' : 'error', leaks: [] },

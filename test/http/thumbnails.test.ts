@@ -6,21 +6,12 @@
 import { rmSync, existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { test } from 'tap';
+import { animatedGif, png } from '../helpers/images.js';
 import { world } from '../helpers/world.js';
 import { fetchRaw, uploaded } from '../helpers/uploads.js';
 import { CORE_TEAM, VERONA, send } from '../helpers/messages.js';
 
-const png = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 90 } } }).png().toBuffer();
 
-async function animatedGif(width: number, height: number, frames: number): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * frames * 4);
-  for (let i = 0; i < raw.length; i += 4) {
-    raw[i] = Math.floor(i / (width * height * 4)) * 80;
-    raw[i + 3] = 255;
-  }
-  return sharp(raw, { raw: { width, height: height * frames, channels: 4, pageHeight: height } }).gif().toBuffer();
-}
 
 const pathOf = (url: string) => url.slice('/user_uploads/'.length);
 const renderedOf = async (api: Parameters<typeof fetchRaw>[0], id: number) => (await api.get(`/messages/${id}`)).body.message.content as string;
