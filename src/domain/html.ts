@@ -1,7 +1,5 @@
-/** Escaping text for HTML (the join page, invitation mail): every character that can end a text or attribute context. */
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
+/**
+ * Escaping text for HTML outside messages (the join page, mail): every character that can end a
+ * text or attribute context. That is the set Zulip's code blocks escape, so one escaper serves both.
+ */
+export { escapeHighlightedCode as escapeHtml } from './markdown/html.js';

@@ -11,6 +11,8 @@ import type { Transaction } from './transaction.js';
 export class RealmEmojiBook implements RealmEmojiLookup {
   private readonly keys: RealmKeys;
   private readonly records = new Map<number, RealmEmojiRecord>();
+  /** The active emoji by name (names are unique among active ones): every `:name:` rendered asks. */
+  private readonly active = new Map<string, RealmEmojiRecord>();
 
   constructor(
     private readonly db: Database,
@@ -20,7 +22,20 @@ export class RealmEmojiBook implements RealmEmojiLookup {
   }
 
   async load(): Promise<void> {
-    for await (const [, record] of this.db.scan<RealmEmojiRecord>(prefixRange(this.keys.realmEmojiPrefix))) this.records.set(record.id, record);
+    for await (const [, record] of this.db.scan<RealmEmojiRecord>(prefixRange(this.keys.realmEmojiPrefix))) this.set(record);
+  }
+
+  private set(record: RealmEmojiRecord): void {
+    const before = this.records.get(record.id);
+    if (before && this.active.get(before.name) === before) this.active.delete(before.name);
+    this.records.set(record.id, record);
+    if (!record.deactivated) this.active.set(record.name, record);
+  }
+
+  private unset(id: number): void {
+    const record = this.records.get(id);
+    if (record && this.active.get(record.name) === record) this.active.delete(record.name);
+    this.records.delete(id);
   }
 
   /** Every custom emoji, deactivated ones too, by id. */
@@ -29,8 +44,7 @@ export class RealmEmojiBook implements RealmEmojiLookup {
   }
 
   activeByName(name: string): RealmEmojiRecord | undefined {
-    for (const record of this.records.values()) if (record.name === name && !record.deactivated) return record;
-    return undefined;
+    return this.active.get(name);
   }
 
   byCode(code: string): RealmEmojiRecord | undefined {
@@ -60,8 +74,8 @@ export class RealmEmojiBook implements RealmEmojiLookup {
 
   put(record: RealmEmojiRecord, tx: Transaction): void {
     const before = this.records.get(record.id);
-    this.records.set(record.id, record);
+    this.set(record);
     tx.put(this.keys.realmEmoji(record.id), record);
-    tx.onRollback(() => (before ? this.records.set(record.id, before) : this.records.delete(record.id)));
+    tx.onRollback(() => (before ? this.set(before) : this.unset(record.id)));
   }
 }
