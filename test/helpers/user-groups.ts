@@ -1,12 +1,6 @@
 /** Shared pieces of the user-group tests: creating groups, reading them back, system group ids. */
-import type { Api, ApiResponse, Params } from './client.js';
-import type { TestServer } from './server.js';
-import { Transaction } from '../../src/store/transaction.js';
-
-export const DESDEMONA = 1;
-export const SHIVA = 3;
-export const PROSPERO = 7;
-export const POLONIUS = 8;
+import type { Api, Params } from './client.js';
+import { clientFor, type TestServer } from './server.js';
 
 /** Every group the caller sees, by name (deactivated ones included). */
 export async function groupsByName(api: Api): Promise<Record<string, any>> {
@@ -34,13 +28,10 @@ export async function createGroup(api: Api, name: string, members: number[], ext
   return response.body.group_id;
 }
 
-export const failure = (response: ApiResponse) => [response.status, response.body.code, response.body.msg];
 export const refused = (msg: string, code = 'BAD_REQUEST') => [400, code, msg];
 
-/** Deactivates a user directly in the store, as the administration issue's endpoint will. */
+/** Deactivates a user as an administrator does (DELETE /users/{id}, by iago). */
 export async function deactivateUser(server: TestServer, userId: number): Promise<void> {
-  const { org } = server.services;
-  const tx = new Transaction();
-  org.users.save({ ...org.users.get(userId)!, isActive: false }, tx);
-  await server.services.commit(tx);
+  const response = await clientFor(server, 'iago@example.com').delete(`/users/${userId}`);
+  if (response.status !== 200) throw new Error(`deactivation failed: ${JSON.stringify(response.body)}`);
 }

@@ -6,8 +6,9 @@
 import { test } from 'tap';
 import { register, take, type Queue } from '../helpers/events.js';
 import { setRealm, world } from '../helpers/world.js';
-import { CORDELIA, HAMLET, IAGO, OTHELLO, VERONA } from '../helpers/demo-ids.js';
-import { PROSPERO, createGroup, deactivateUser, failure, groupById, refused, systemGroupId } from '../helpers/user-groups.js';
+import { CORDELIA, HAMLET, IAGO, OTHELLO, PROSPERO, VERONA } from '../helpers/demo-ids.js';
+import { createGroup, deactivateUser, groupById, refused, systemGroupId } from '../helpers/user-groups.js';
+import { error } from '../helpers/messages.js';
 import { Transaction } from '../../src/store/transaction.js';
 
 const groupEvents = async (queue: Queue) => (await take(queue)).filter((e) => e.type === 'user_group').map(({ id: _id, ...event }) => event);
@@ -26,10 +27,10 @@ test('PATCH /user_groups/{id}', async (t) => {
     t.equal((await hamlet.patch(`/user_groups/${id}`, { name: 'squad' })).status, 200, 'the same name again');
     t.same(await groupEvents(queue), [], 'changes nothing and says nothing');
     await createGroup(hamlet, 'other', []);
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { name: 'other' })), refused("User group 'other' already exists."));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { name: 'role:x' })), refused("User group name cannot start with 'role:'."));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, {})), refused('No new data supplied'));
-    t.same(failure(await hamlet.patch('/user_groups/999', { name: 'x' })), refused('Invalid user group'));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { name: 'other' })), refused("User group 'other' already exists."));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { name: 'role:x' })), refused("User group name cannot start with 'role:'."));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, {})), refused('No new data supplied'));
+    t.same(error(await hamlet.patch('/user_groups/999', { name: 'x' })), refused('Invalid user group'));
   });
 
   t.test('settings as {new, old}; a wrong old changes nothing', async (t) => {
@@ -52,7 +53,7 @@ test('PATCH /user_groups/{id}', async (t) => {
       can_leave_group: { new: members },
       can_join_group: { new: moderators, old: moderators },
     });
-    t.same(failure(mismatch), refused("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'));
+    t.same(error(mismatch), refused("'old' value does not match the expected value.", 'EXPECTATION_MISMATCH'));
     t.match(await groupById(hamlet, id), { description: 'team people', can_join_group: members }, 'nothing changed');
     t.same(await groupEvents(queue), [], 'no event');
     t.equal((await hamlet.patch(`/user_groups/${id}`, {
@@ -69,12 +70,12 @@ test('PATCH /user_groups/{id}', async (t) => {
     const gone = await createGroup(hamlet, 'gone', []);
     await hamlet.post(`/user_groups/${gone}/deactivate`);
     const sys = (name: string) => systemGroupId(hamlet, name);
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { can_manage_group: { new: await sys('role:everyone') } })), refused("'can_manage_group' setting cannot be set to 'role:everyone' group."));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { can_manage_group: { new: await sys('role:internet') } })), refused("'can_manage_group' setting cannot be set to 'role:internet' group."));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: await sys('role:owners') } })), refused("'can_mention_group' setting cannot be set to 'role:owners' group."));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: await sys('role:internet') } })), refused("'can_mention_group' setting cannot be set to 'role:internet' group."));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: gone } })), refused('User group is deactivated.'));
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: { direct_members: [HAMLET], direct_subgroups: [gone] } } })), refused('User group is deactivated.'));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { can_manage_group: { new: await sys('role:everyone') } })), refused("'can_manage_group' setting cannot be set to 'role:everyone' group."));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { can_manage_group: { new: await sys('role:internet') } })), refused("'can_manage_group' setting cannot be set to 'role:internet' group."));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: await sys('role:owners') } })), refused("'can_mention_group' setting cannot be set to 'role:owners' group."));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: await sys('role:internet') } })), refused("'can_mention_group' setting cannot be set to 'role:internet' group."));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: gone } })), refused('User group is deactivated.'));
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: { direct_members: [HAMLET], direct_subgroups: [gone] } } })), refused('User group is deactivated.'));
     const plain = await hamlet.patch(`/user_groups/${id}`, { can_mention_group: await sys('role:members') });
     t.equal(plain.status, 400, 'can_mention_group only as {new, old}');
     t.equal((await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: await sys('role:members') } })).status, 200);
@@ -83,15 +84,15 @@ test('PATCH /user_groups/{id}', async (t) => {
   t.test('who may edit: the group managers, those who manage all groups; never guests', async (t) => {
     const { hamlet, othello, desdemona, iago, polonius, server } = await world(t);
     const id = await createGroup(hamlet, 'team', []);
-    t.same(failure(await othello.patch(`/user_groups/${id}`, { name: 'mine' })), refused('Insufficient permission'));
-    t.same(failure(await iago.patch(`/user_groups/${id}`, { name: 'mine' })), refused('Insufficient permission'), 'can_manage_all_groups is the owners by default');
+    t.same(error(await othello.patch(`/user_groups/${id}`, { name: 'mine' })), refused('Insufficient permission'));
+    t.same(error(await iago.patch(`/user_groups/${id}`, { name: 'mine' })), refused('Insufficient permission'), 'can_manage_all_groups is the owners by default');
     t.equal((await desdemona.patch(`/user_groups/${id}`, { name: 'owned' })).status, 200, 'an owner manages all groups');
-    t.same(failure(await polonius.patch(`/user_groups/${id}`, { name: 'guest' })), refused('Not allowed for guest users'));
+    t.same(error(await polonius.patch(`/user_groups/${id}`, { name: 'guest' })), refused('Not allowed for guest users'));
     await setRealm(server, { can_manage_all_groups: await systemGroupId(hamlet, 'role:administrators') });
     t.equal((await iago.patch(`/user_groups/${id}`, { name: 'admin' })).status, 200, 'administrators once the setting says so');
     t.equal((await hamlet.patch(`/user_groups/${id}`, { can_manage_group: { new: { direct_members: [OTHELLO], direct_subgroups: [] } } })).status, 200);
     t.equal((await othello.patch(`/user_groups/${id}`, { name: 'othello' })).status, 200, 'the new manager');
-    t.same(failure(await hamlet.patch(`/user_groups/${id}`, { name: 'hamlet' })), refused('Insufficient permission'), 'the creator no longer');
+    t.same(error(await hamlet.patch(`/user_groups/${id}`, { name: 'hamlet' })), refused('Insufficient permission'), 'the creator no longer');
   });
 });
 
@@ -104,7 +105,7 @@ test('deactivating and reactivating', async (t) => {
     t.equal((await hamlet.post(`/user_groups/${id}/deactivate`)).status, 200);
     t.same(await groupEvents(plain), [{ type: 'user_group', op: 'remove', group_id: id }]);
     t.same(await groupEvents(capable), [{ type: 'user_group', op: 'update', group_id: id, data: { deactivated: true } }]);
-    t.same(failure(await hamlet.post(`/user_groups/${id}/deactivate`)), refused('User group is deactivated.'));
+    t.same(error(await hamlet.post(`/user_groups/${id}/deactivate`)), refused('User group is deactivated.'));
     t.equal((await hamlet.patch(`/user_groups/${id}`, { deactivated: true })).status, 200, 'deactivated=true has no effect');
     t.same(await groupEvents(capable), []);
     t.equal((await hamlet.patch(`/user_groups/${id}`, { deactivated: false })).status, 200);
@@ -126,15 +127,15 @@ test('deactivating and reactivating', async (t) => {
     t.equal((await hamlet.patch(`/user_groups/${id}`, { name: 'renamed', can_join_group: { new: await systemGroupId(hamlet, 'role:members') } })).status, 200);
     t.equal((await hamlet.post(`/user_groups/${id}/members`, { add: [OTHELLO], add_subgroups: [sub] })).status, 200);
     t.match(await groupById(hamlet, id), { name: 'renamed', members: [OTHELLO], direct_subgroup_ids: [sub], deactivated: true });
-    t.same(failure(await hamlet.get(`/user_groups/${id}/members`)), refused('User group is deactivated.'), "Zulip's membership reads refuse it");
+    t.same(error(await hamlet.get(`/user_groups/${id}/members`)), refused('User group is deactivated.'), "Zulip's membership reads refuse it");
   });
 
   t.test('only who manages the group may deactivate it', async (t) => {
     const { hamlet, othello, polonius } = await world(t);
     const id = await createGroup(hamlet, 'team', []);
-    t.same(failure(await othello.post(`/user_groups/${id}/deactivate`)), refused('Insufficient permission'));
-    t.same(failure(await polonius.post(`/user_groups/${id}/deactivate`)), refused('Insufficient permission'));
-    t.same(failure(await hamlet.post('/user_groups/999/deactivate')), refused('Invalid user group'));
+    t.same(error(await othello.post(`/user_groups/${id}/deactivate`)), refused('Insufficient permission'));
+    t.same(error(await polonius.post(`/user_groups/${id}/deactivate`)), refused('Insufficient permission'));
+    t.same(error(await hamlet.post('/user_groups/999/deactivate')), refused('Invalid user group'));
   });
 
   t.test('refused while in use, with the objections', async (t) => {
@@ -149,7 +150,7 @@ test('deactivating and reactivating', async (t) => {
     org.channels.save({ ...verona, settings: { ...verona.settings, can_send_message_group: used } }, tx);
     await server.services.commit(tx);
     const response = await hamlet.post(`/user_groups/${used}/deactivate`);
-    t.same(failure(response), refused('Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE'));
+    t.same(error(response), refused('Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE'));
     t.same(response.body.objections, [
       { type: 'subgroup', supergroup_ids: [parent] },
       { type: 'channel', channel_id: VERONA, settings: ['can_send_message_group'] },
@@ -174,7 +175,7 @@ test('POST /user_groups/{id}/members and /subgroups', async (t) => {
     const id = await createGroup(hamlet, 'team', [HAMLET]);
     const queue = await register(othello, { event_types: ['user_group'] });
     t.equal((await hamlet.post(`/user_groups/${id}/members`, { add: [OTHELLO, PROSPERO] })).status, 200);
-    t.same(failure(await othello.post(`/user_groups/${id}/members`, { delete: [PROSPERO] })), refused('Insufficient permission'), 'others are removed by can_remove_members_group (nobody by default)');
+    t.same(error(await othello.post(`/user_groups/${id}/members`, { delete: [PROSPERO] })), refused('Insufficient permission'), 'others are removed by can_remove_members_group (nobody by default)');
     t.equal((await hamlet.post(`/user_groups/${id}/members`, { delete: [PROSPERO] })).status, 200, 'the manager may do everything');
     t.same((await groupEvents(queue)).filter((e) => e.op !== 'update'), [
       { type: 'user_group', op: 'add_members', group_id: id, user_ids: [OTHELLO, PROSPERO] },
@@ -192,29 +193,29 @@ test('POST /user_groups/{id}/members and /subgroups', async (t) => {
     await deactivateUser(server, CORDELIA);
     const id = await createGroup(hamlet, 'team', [HAMLET], { can_remove_members_group: { direct_members: [HAMLET], direct_subgroups: [] } });
     const members = (params: Record<string, unknown>) => hamlet.post(`/user_groups/${id}/members`, params);
-    t.same(failure(await members({})), refused('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'));
-    t.same(failure(await members({ add: [] })), refused('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'));
-    t.same(failure(await members({ add: [HAMLET] })), refused(`User ${HAMLET} is already a member of this group`));
-    t.same(failure(await members({ add: [500] })), refused('Invalid user ID: 500'));
-    t.same(failure(await members({ add: [CORDELIA] })), refused(`Invalid user ID: ${CORDELIA}`), 'only active users');
-    t.same(failure(await members({ delete: [OTHELLO] })), refused(`There is no member '${OTHELLO}' in this user group`));
-    t.same(failure(await members({ add: [OTHELLO], delete: [PROSPERO] })), refused(`There is no member '${PROSPERO}' in this user group`));
+    t.same(error(await members({})), refused('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'));
+    t.same(error(await members({ add: [] })), refused('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".'));
+    t.same(error(await members({ add: [HAMLET] })), refused(`User ${HAMLET} is already a member of this group`));
+    t.same(error(await members({ add: [500] })), refused('Invalid user ID: 500'));
+    t.same(error(await members({ add: [CORDELIA] })), refused(`Invalid user ID: ${CORDELIA}`), 'only active users');
+    t.same(error(await members({ delete: [OTHELLO] })), refused(`There is no member '${OTHELLO}' in this user group`));
+    t.same(error(await members({ add: [OTHELLO], delete: [PROSPERO] })), refused(`There is no member '${PROSPERO}' in this user group`));
     t.same((await groupById(hamlet, id)).members, [HAMLET], 'the add of the refused request did not happen');
-    t.same(failure(await hamlet.post('/user_groups/999/members', { add: [OTHELLO] })), refused('Invalid user group'));
+    t.same(error(await hamlet.post('/user_groups/999/members', { add: [OTHELLO] })), refused('Invalid user group'));
   });
 
   t.test('joining and leaving oneself: can_join_group, can_leave_group', async (t) => {
     const { hamlet, othello, polonius } = await world(t);
     const id = await createGroup(hamlet, 'team', []);
-    t.same(failure(await othello.post(`/user_groups/${id}/members`, { add: [OTHELLO] })), refused('Insufficient permission'), 'can_join_group is nobody by default');
+    t.same(error(await othello.post(`/user_groups/${id}/members`, { add: [OTHELLO] })), refused('Insufficient permission'), 'can_join_group is nobody by default');
     await hamlet.patch(`/user_groups/${id}`, { can_join_group: { new: await systemGroupId(hamlet, 'role:members') } });
     t.equal((await othello.post(`/user_groups/${id}/members`, { add: [OTHELLO] })).status, 200);
-    t.same(failure(await othello.post(`/user_groups/${id}/members`, { add: [PROSPERO] })), refused('Insufficient permission'), 'joining is for oneself');
+    t.same(error(await othello.post(`/user_groups/${id}/members`, { add: [PROSPERO] })), refused('Insufficient permission'), 'joining is for oneself');
     t.equal((await othello.post(`/user_groups/${id}/members`, { delete: [OTHELLO] })).status, 200, 'can_leave_group is everyone by default');
     await hamlet.patch(`/user_groups/${id}`, { can_leave_group: { new: await systemGroupId(hamlet, 'role:nobody') } });
     await othello.post(`/user_groups/${id}/members`, { add: [OTHELLO] });
-    t.same(failure(await othello.post(`/user_groups/${id}/members`, { delete: [OTHELLO] })), refused('Insufficient permission'));
-    t.same(failure(await polonius.post(`/user_groups/${id}/members`, { add: [8] })), refused('Not allowed for guest users'));
+    t.same(error(await othello.post(`/user_groups/${id}/members`, { delete: [OTHELLO] })), refused('Insufficient permission'));
+    t.same(error(await polonius.post(`/user_groups/${id}/members`, { add: [8] })), refused('Not allowed for guest users'));
   });
 
   t.test('subgroups: add and delete, events, and no cycles', async (t) => {
@@ -224,13 +225,13 @@ test('POST /user_groups/{id}/members and /subgroups', async (t) => {
     const c = await createGroup(hamlet, 'c', []);
     const queue = await register(othello, { event_types: ['user_group'] });
     t.equal((await hamlet.post(`/user_groups/${c}/subgroups`, { add: [b] })).status, 200);
-    t.same(failure(await hamlet.post(`/user_groups/${a}/subgroups`, { add: [c] })), refused(`User group ${a} is already a subgroup of one of the passed subgroups.`), 'a → c → b → a');
-    t.same(failure(await hamlet.post(`/user_groups/${a}/members`, { add_subgroups: [b] })), refused(`User group ${a} is already a subgroup of one of the passed subgroups.`));
-    t.same(failure(await hamlet.post(`/user_groups/${a}/subgroups`, { add: [a] })), refused(`User group ${a} is already a subgroup of one of the passed subgroups.`), 'itself');
-    t.same(failure(await hamlet.post(`/user_groups/${c}/subgroups`, { add: [b] })), refused(`User group ${b} is already a subgroup of this group.`));
-    t.same(failure(await hamlet.post(`/user_groups/${c}/subgroups`, { add: [999] })), refused('Invalid user group ID: 999'));
-    t.same(failure(await hamlet.post(`/user_groups/${c}/subgroups`, { delete: [a] })), refused(`User group ${a} is not a subgroup of this group.`));
-    t.same(failure(await hamlet.post(`/user_groups/${c}/subgroups`, {})), refused('Nothing to do. Specify at least one of "add" or "delete".'));
+    t.same(error(await hamlet.post(`/user_groups/${a}/subgroups`, { add: [c] })), refused(`User group ${a} is already a subgroup of one of the passed subgroups.`), 'a → c → b → a');
+    t.same(error(await hamlet.post(`/user_groups/${a}/members`, { add_subgroups: [b] })), refused(`User group ${a} is already a subgroup of one of the passed subgroups.`));
+    t.same(error(await hamlet.post(`/user_groups/${a}/subgroups`, { add: [a] })), refused(`User group ${a} is already a subgroup of one of the passed subgroups.`), 'itself');
+    t.same(error(await hamlet.post(`/user_groups/${c}/subgroups`, { add: [b] })), refused(`User group ${b} is already a subgroup of this group.`));
+    t.same(error(await hamlet.post(`/user_groups/${c}/subgroups`, { add: [999] })), refused('Invalid user group ID: 999'));
+    t.same(error(await hamlet.post(`/user_groups/${c}/subgroups`, { delete: [a] })), refused(`User group ${a} is not a subgroup of this group.`));
+    t.same(error(await hamlet.post(`/user_groups/${c}/subgroups`, {})), refused('Nothing to do. Specify at least one of "add" or "delete".'));
     t.same((await hamlet.get(`/user_groups/${c}/members`)).body.members, [OTHELLO], 'members through subgroups');
     t.equal((await hamlet.post(`/user_groups/${c}/members`, { delete_subgroups: [b] })).status, 200);
     t.same(await groupEvents(queue), [
@@ -245,7 +246,7 @@ test('POST /user_groups/{id}/members and /subgroups', async (t) => {
     const sub = await createGroup(hamlet, 'sub', []);
     const id = await createGroup(hamlet, 'team', [], { can_add_members_group: { direct_members: [OTHELLO], direct_subgroups: [] } });
     t.equal((await othello.post(`/user_groups/${id}/subgroups`, { add: [sub] })).status, 200);
-    t.same(failure(await othello.post(`/user_groups/${id}/subgroups`, { delete: [sub] })), refused('Insufficient permission'));
+    t.same(error(await othello.post(`/user_groups/${id}/subgroups`, { delete: [sub] })), refused('Insufficient permission'));
     t.equal((await hamlet.post(`/user_groups/${id}/subgroups`, { delete: [sub] })).status, 200);
   });
 });
@@ -262,11 +263,11 @@ test('group mentions', async (t) => {
     t.ok((await flags(iago)).includes('mentioned'), 'a member through a subgroup');
     t.notOk((await flags(hamlet)).includes('mentioned'), 'the sender is no member');
     await hamlet.patch(`/user_groups/${id}`, { can_mention_group: { new: { direct_members: [IAGO], direct_subgroups: [] } } });
-    t.same(failure(await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'again @*crew*' })), refused("You are not allowed to mention user group 'crew'."));
+    t.same(error(await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'again @*crew*' })), refused("You are not allowed to mention user group 'crew'."));
     t.equal((await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'quietly @_*crew*' })).status, 200, 'a silent mention needs no permission');
     t.equal((await iago.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'I may @*crew*' })).status, 200);
     const plain = await hamlet.post('/messages', { type: 'stream', to: VERONA, topic: 'mentions', content: 'no mention yet' });
-    t.same(failure(await hamlet.patch(`/messages/${plain.body.id}`, { content: 'now @*crew*' })), refused("You are not allowed to mention user group 'crew'."), 'an edit that adds the mention');
+    t.same(error(await hamlet.patch(`/messages/${plain.body.id}`, { content: 'now @*crew*' })), refused("You are not allowed to mention user group 'crew'."), 'an edit that adds the mention');
     t.equal((await hamlet.patch(`/messages/${sent.body.id}`, { content: 'hello again @*crew*' })).status, 200, 'an edit keeping a mention made when it was allowed');
   });
 

@@ -7,8 +7,9 @@ import { test } from 'tap';
 import { clientFor } from '../helpers/server.js';
 import { register, take } from '../helpers/events.js';
 import { world } from '../helpers/world.js';
-import { CORDELIA, HAMLET, IAGO, OTHELLO } from '../helpers/demo-ids.js';
-import { DESDEMONA, POLONIUS, PROSPERO, SHIVA, createGroup, deactivateUser, failure, groupById, groupsByName, refused, systemGroupId } from '../helpers/user-groups.js';
+import { CORDELIA, DESDEMONA, HAMLET, IAGO, OTHELLO, POLONIUS, PROSPERO, SHIVA } from '../helpers/demo-ids.js';
+import { createGroup, deactivateUser, groupById, groupsByName, refused, systemGroupId } from '../helpers/user-groups.js';
+import { error } from '../helpers/messages.js';
 
 const SYSTEM_NAMES = ['role:owners', 'role:administrators', 'role:moderators', 'role:fullmembers', 'role:members', 'role:everyone', 'role:internet', 'role:nobody'];
 
@@ -59,42 +60,42 @@ test('POST /user_groups/create', async (t) => {
   t.test('name rules', async (t) => {
     const { hamlet } = await world(t);
     const create = (name: string) => hamlet.post('/user_groups/create', { name, description: '', members: [] });
-    t.same(failure(await create('   ')), refused("User group name can't be empty!"));
-    t.same(failure(await create('x'.repeat(101))), refused('User group name cannot exceed 100 characters.'));
+    t.same(error(await create('   ')), refused("User group name can't be empty!"));
+    t.same(error(await create('x'.repeat(101))), refused('User group name cannot exceed 100 characters.'));
     t.equal((await create('y'.repeat(100))).status, 200, '100 characters are fine');
     for (const prefix of ['@', 'role:', 'user:', 'stream:', 'channel:']) {
-      t.same(failure(await create(`${prefix}team`)), refused(`User group name cannot start with '${prefix}'.`));
+      t.same(error(await create(`${prefix}team`)), refused(`User group name cannot start with '${prefix}'.`));
     }
-    t.same(failure(await create('role:members')), refused("User group name cannot start with 'role:'."), "a system group's name");
+    t.same(error(await create('role:members')), refused("User group name cannot start with 'role:'."), "a system group's name");
     await createGroup(hamlet, 'support', []);
-    t.same(failure(await create('support')), refused("User group 'support' already exists."));
-    t.same(failure(await create('Support')), refused("User group 'Support' already exists."), 'names differ by more than case');
+    t.same(error(await create('support')), refused("User group 'support' already exists."));
+    t.same(error(await create('Support')), refused("User group 'Support' already exists."), 'names differ by more than case');
   });
 
   t.test('a deactivated group keeps its name', async (t) => {
     const { hamlet } = await world(t);
     const id = await createGroup(hamlet, 'old team', []);
     t.equal((await hamlet.post(`/user_groups/${id}/deactivate`)).status, 200);
-    t.same(failure(await hamlet.post('/user_groups/create', { name: 'old team', description: '', members: [] })), refused("User group 'old team' already exists."));
+    t.same(error(await hamlet.post('/user_groups/create', { name: 'old team', description: '', members: [] })), refused("User group 'old team' already exists."));
   });
 
   t.test('members and subgroups must exist and be active', async (t) => {
     const { hamlet, server } = await world(t);
     await deactivateUser(server, CORDELIA);
     const create = (params: Record<string, unknown>) => hamlet.post('/user_groups/create', { name: 'team', description: '', members: [], ...params });
-    t.same(failure(await create({ members: [HAMLET, 500] })), refused('Invalid user ID: 500'));
-    t.same(failure(await create({ members: [CORDELIA] })), refused(`Invalid user ID: ${CORDELIA}`), 'a deactivated user');
-    t.same(failure(await create({ subgroups: [999] })), refused('Invalid user group ID: 999'));
+    t.same(error(await create({ members: [HAMLET, 500] })), refused('Invalid user ID: 500'));
+    t.same(error(await create({ members: [CORDELIA] })), refused(`Invalid user ID: ${CORDELIA}`), 'a deactivated user');
+    t.same(error(await create({ subgroups: [999] })), refused('Invalid user group ID: 999'));
     const gone = await createGroup(hamlet, 'gone', []);
     await hamlet.post(`/user_groups/${gone}/deactivate`);
-    t.same(failure(await create({ subgroups: [gone] })), refused('User group is deactivated.'));
-    t.same(failure(await create({ can_join_group: gone })), refused('User group is deactivated.'), 'nor as a setting');
-    t.same(failure(await create({ can_join_group: 999 })), refused('Invalid user group'));
-    t.same(failure(await create({ can_join_group: { direct_members: [500], direct_subgroups: [] } })), refused('Invalid user ID: 500'));
-    t.same(failure(await create({ can_join_group: { direct_members: [HAMLET], direct_subgroups: [999] } })), refused('Invalid user group ID: 999'));
-    t.same(failure(await create({ members: 'nope' })), [400, 'BAD_REQUEST', 'members is not valid JSON']);
-    t.same(failure(await create({ can_join_group: 'x' })), [400, 'BAD_REQUEST', 'can_join_group is not valid JSON']);
-    t.equal(failure(await create({ can_join_group: { new: 1 } }))[0], 400, 'the update form is not a value');
+    t.same(error(await create({ subgroups: [gone] })), refused('User group is deactivated.'));
+    t.same(error(await create({ can_join_group: gone })), refused('User group is deactivated.'), 'nor as a setting');
+    t.same(error(await create({ can_join_group: 999 })), refused('Invalid user group'));
+    t.same(error(await create({ can_join_group: { direct_members: [500], direct_subgroups: [] } })), refused('Invalid user ID: 500'));
+    t.same(error(await create({ can_join_group: { direct_members: [HAMLET], direct_subgroups: [999] } })), refused('Invalid user group ID: 999'));
+    t.same(error(await create({ members: 'nope' })), [400, 'BAD_REQUEST', 'members is not valid JSON']);
+    t.same(error(await create({ can_join_group: 'x' })), [400, 'BAD_REQUEST', 'can_join_group is not valid JSON']);
+    t.equal(error(await create({ can_join_group: { new: 1 } }))[0], 400, 'the update form is not a value');
     t.notOk((await groupsByName(hamlet)).team, 'nothing was created');
   });
 
@@ -109,7 +110,7 @@ test('POST /user_groups/create', async (t) => {
     ];
     for (const [setting, group] of cases) {
       const response = await hamlet.post('/user_groups/create', { name: `t-${setting}-${group}`, description: '', members: [], [setting]: await id(group) });
-      t.same(failure(response), refused(`'${setting}' setting cannot be set to '${group}' group.`), `${setting} = ${group}`);
+      t.same(error(response), refused(`'${setting}' setting cannot be set to '${group}' group.`), `${setting} = ${group}`);
     }
     t.equal((await hamlet.post('/user_groups/create', { name: 'mention-everyone', description: '', members: [], can_mention_group: await id('role:everyone') })).status, 200);
     t.equal((await hamlet.post('/user_groups/create', { name: 'leave-everyone', description: '', members: [], can_leave_group: await id('role:everyone') })).status, 200);
@@ -117,7 +118,7 @@ test('POST /user_groups/create', async (t) => {
 
   t.test('who may create groups (can_create_groups, members by default)', async (t) => {
     const { polonius, othello } = await world(t);
-    t.same(failure(await polonius.post('/user_groups/create', { name: 'guests', description: '', members: [] })), refused('Insufficient permission'));
+    t.same(error(await polonius.post('/user_groups/create', { name: 'guests', description: '', members: [] })), refused('Insufficient permission'));
     t.equal((await othello.post('/user_groups/create', { name: 'members', description: '', members: [] })).status, 200);
   });
 
@@ -155,10 +156,10 @@ test('reading user groups', async (t) => {
   t.test('system groups are never editable', async (t) => {
     const { desdemona } = await world(t);
     const members = await systemGroupId(desdemona, 'role:members');
-    t.same(failure(await desdemona.patch(`/user_groups/${members}`, { name: 'people' })), refused('Insufficient permission'));
-    t.same(failure(await desdemona.post(`/user_groups/${members}/members`, { add: [POLONIUS] })), refused('Insufficient permission'));
-    t.same(failure(await desdemona.post(`/user_groups/${members}/subgroups`, { delete: [await systemGroupId(desdemona, 'role:fullmembers')] })), refused('Insufficient permission'));
-    t.same(failure(await desdemona.post(`/user_groups/${members}/deactivate`)), refused('Insufficient permission'));
+    t.same(error(await desdemona.patch(`/user_groups/${members}`, { name: 'people' })), refused('Insufficient permission'));
+    t.same(error(await desdemona.post(`/user_groups/${members}/members`, { add: [POLONIUS] })), refused('Insufficient permission'));
+    t.same(error(await desdemona.post(`/user_groups/${members}/subgroups`, { delete: [await systemGroupId(desdemona, 'role:fullmembers')] })), refused('Insufficient permission'));
+    t.same(error(await desdemona.post(`/user_groups/${members}/deactivate`)), refused('Insufficient permission'));
   });
 
   t.test('include_deactivated_groups', async (t) => {
@@ -182,24 +183,24 @@ test('reading user groups', async (t) => {
     t.equal((await hamlet.get(`/user_groups/${c}/members/${OTHELLO}`)).body.is_user_group_member, true);
     t.equal((await hamlet.get(`/user_groups/${c}/members/${OTHELLO}`, { direct_member_only: true })).body.is_user_group_member, false);
     t.equal((await hamlet.get(`/user_groups/${a}/members/${HAMLET}`)).body.is_user_group_member, false);
-    t.same(failure(await hamlet.get(`/user_groups/${a}/members/500`)), refused('No such user'));
-    t.same(failure(await hamlet.get(`/user_groups/${a}/members/${CORDELIA}`)), refused('User is deactivated'));
+    t.same(error(await hamlet.get(`/user_groups/${a}/members/500`)), refused('No such user'));
+    t.same(error(await hamlet.get(`/user_groups/${a}/members/${CORDELIA}`)), refused('User is deactivated'));
     t.same((await hamlet.get(`/user_groups/${c}/subgroups`)).body.subgroups, [a, b]);
     t.same((await hamlet.get(`/user_groups/${c}/subgroups`, { direct_subgroup_only: true })).body.subgroups, [b]);
-    t.same(failure(await hamlet.get('/user_groups/999/members')), refused('Invalid user group'));
-    t.same(failure(await hamlet.get('/user_groups/999/subgroups')), refused('Invalid user group'));
-    await hamlet.post(`/user_groups/${a}/deactivate`).then(async (r) => t.same(failure(r), refused('Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE'), 'a subgroup in use'));
+    t.same(error(await hamlet.get('/user_groups/999/members')), refused('Invalid user group'));
+    t.same(error(await hamlet.get('/user_groups/999/subgroups')), refused('Invalid user group'));
+    await hamlet.post(`/user_groups/${a}/deactivate`).then(async (r) => t.same(error(r), refused('Cannot deactivate user group in use.', 'CANNOT_DEACTIVATE_GROUP_IN_USE'), 'a subgroup in use'));
   });
 
   t.test('guests and bots may not read groups (require_member_or_admin)', async (t) => {
     const { polonius, hamlet, server } = await world(t);
     const id = await createGroup(hamlet, 'team', []);
     for (const path of ['/user_groups', `/user_groups/${id}/members`, `/user_groups/${id}/members/${HAMLET}`, `/user_groups/${id}/subgroups`]) {
-      t.same(failure(await polonius.get(path)), refused('Not allowed for guest users'), path);
+      t.same(error(await polonius.get(path)), refused('Not allowed for guest users'), path);
     }
     const bot = server.services.org.users.get(9);
     if (bot?.isBot && !bot.isSystemBot) {
-      t.same(failure(await clientFor(server, bot.deliveryEmail).get('/user_groups')), refused('This endpoint does not accept bot requests.'));
+      t.same(error(await clientFor(server, bot.deliveryEmail).get('/user_groups')), refused('This endpoint does not accept bot requests.'));
     }
   });
 
