@@ -114,6 +114,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   let author: UserRecord | undefined;
   const messages = new MessageStore(db, org.id);
   const readMarks = new ReadMarks(db, org.id);
+  await readMarks.load();
   const scheduled = new ScheduledMessages(db, org.id);
   await scheduled.load();
   const invitations = new Invitations(db, org.id);

@@ -81,6 +81,8 @@ export function realmKeys(realmId: number) {
     /** Read state per channel, topic and user: the id through which the topic's delivered messages are read. */
     topicReadMark: (channelId: number, topicKey: string, userId: number) => `${r}tmark!${pad(channelId)}!${escapePart(topicKey)}!${pad(userId)}`,
     topicReadMarkPrefix: (channelId: number, topicKey: string) => `${r}tmark!${pad(channelId)}!${escapePart(topicKey)}!`,
+    /** Every topic read mark of the organization: `tmark!{channel}!{topic}!{user}`. */
+    topicReadMarksPrefix: `${r}tmark!`,
     /** When the organization moved to read marks: `{ explicitBelow }` (older messages keep per-user rows). */
     readStateCutOver: `${r}readstate`,
     /** A user's starred messages by id. */

@@ -18,6 +18,12 @@ export class ReadMarks {
   private readonly marks = new Map<string, number>();
   /** Topic read marks by `${userId}:${channelId}:${topicKey}`, learned on first use. */
   private readonly topicMarks = new Map<string, number>();
+  /**
+   * The `${userId}:${channelId}` pairs with at least one topic mark, read at start (one key per
+   * topic someone marked read, not per message). Most pairs have none: their messages' flags then
+   * need no topic lookup at all, rather than a store read per topic met.
+   */
+  private readonly withTopicMarks = new Set<string>();
   private cut: CutOver | undefined;
 
   constructor(
@@ -26,6 +32,15 @@ export class ReadMarks {
   ) {
     this.keys = realmKeys(realmId);
     this.cut = db.get<CutOver>(this.keys.readStateCutOver);
+  }
+
+  /** Reads which (user, channel) pairs have topic marks. */
+  async load(): Promise<void> {
+    const prefix = this.keys.topicReadMarksPrefix;
+    for await (const key of this.db.scanKeys(prefixRange(prefix))) {
+      const channelId = Number(key.slice(prefix.length, key.indexOf('!', prefix.length)));
+      this.withTopicMarks.add(`${idOfKey(key)}:${channelId}`);
+    }
   }
 
   /** The cut-over id, or undefined before the cut-over (see actions/read-state-cut-over.ts). */
@@ -58,6 +73,7 @@ export class ReadMarks {
 
   /** The id through which the user has read the topic's delivered messages without a row (0: none). */
   topicMark(userId: number, channelId: number, topicKey: string): number {
+    if (!this.withTopicMarks.has(`${userId}:${channelId}`)) return 0;
     const key = `${userId}:${channelId}:${topicKey}`;
     let mark = this.topicMarks.get(key);
     if (mark === undefined) {
@@ -71,9 +87,15 @@ export class ReadMarks {
     const before = this.topicMark(userId, channelId, topicKey);
     if (before === mark) return;
     const key = `${userId}:${channelId}:${topicKey}`;
+    const pair = `${userId}:${channelId}`;
+    const first = !this.withTopicMarks.has(pair);
+    this.withTopicMarks.add(pair);
     this.topicMarks.set(key, mark);
     tx.put(this.keys.topicReadMark(channelId, topicKey, userId), mark);
-    tx.onRollback(() => this.topicMarks.set(key, before));
+    tx.onRollback(() => {
+      this.topicMarks.set(key, before);
+      if (first) this.withTopicMarks.delete(pair);
+    });
   }
 
   /** The users with a read mark on the topic. */
