@@ -147,6 +147,8 @@ export interface HealthAnswer {
 /** Non-API path of the health check, as load balancers and orchestrators expect one. */
 const HEALTH_PATH = '/health';
 const STATIC_PREFIX = '/static/';
+/** The files of a request to a route that takes none (never written to: parseBody gets no list then). */
+const NO_FILES: UploadedFile[] = [];
 
 interface Compiled<P> {
   route: Route<P>;
@@ -202,17 +204,16 @@ export class HttpFront<P> implements DeferredWriter {
   private accepting = true;
 
   constructor(private readonly options: FrontOptions<P>) {
-    for (const route of options.routes) {
-      const validator = options.validators.get(route.schema);
-      if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
-      this.router.add(route.method, route.path, { route, validator });
-    }
+    const add = (router: Router<Compiled<P>>, routes: readonly Route<P>[]) => {
+      for (const route of routes) {
+        const validator = options.validators.get(route.schema);
+        if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
+        router.add(route.method, route.path, { route, validator });
+      }
+    };
+    add(this.router, options.routes);
+    add(this.rootRouter, options.rootRoutes ?? []);
     for (const page of options.pages ?? []) this.pages.add(page.method, page.path, page);
-    for (const route of options.rootRoutes ?? []) {
-      const validator = options.validators.get(route.schema);
-      if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
-      this.rootRouter.add(route.method, route.path, { route, validator });
-    }
     this.app = options.uws.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -308,13 +309,15 @@ export class HttpFront<P> implements DeferredWriter {
     const authorization = req.getHeader('authorization');
     const contentType = req.getHeader('content-type');
     const userAgent = req.getHeader('user-agent');
-    const range = req.getHeader('range');
+    // Only the file routes (outside /api/v1) answer ranges: API requests skip the native call.
+    const range = inApi ? '' : req.getHeader('range');
     const raw: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', raw);
 
     const principal = this.authenticate(ex, compiled.route, authorization);
 
-    const files: UploadedFile[] = [];
+    // Parsed into only for routes that take files; the others share one empty list.
+    const files: UploadedFile[] = compiled.route.files ? [] : NO_FILES;
     const fromRequest = { userAgent, range, files };
     if (!ex.bodyPending) {
       this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
