@@ -22,6 +22,7 @@ import { createLogger } from './log.js';
 import { openControlChannel } from './ops/control.js';
 import { healthCheck } from './ops/health.js';
 import { emojiDataFile } from './queries/emoji-data.js';
+import { filesInUse } from './queries/stored-files.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
 import { SCHEMAS } from './schemas/registry.js';
@@ -73,7 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   // Uploads: what an interrupted write left behind goes, and so do files no record names.
   await services.files.open();
-  await services.files.sweep(new Set([...services.attachments.hashes(), ...services.realmEmoji.hashes()]));
+  await services.files.sweep(filesInUse(services));
   await restoreQueues(housekeepingParts);
   const housekeeping = startHousekeeping(housekeepingParts);
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.

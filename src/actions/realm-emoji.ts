@@ -3,6 +3,7 @@
  * do_remove_realm_emoji): the rules in Zulip's order, the image resized and stored durably
  * before its record, and the `realm_emoji` event with every custom emoji to everyone.
  */
+import { fileInUse } from '../queries/stored-files.js';
 import { randomBytes } from 'node:crypto';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { inRealmGroupSetting } from '../domain/permissions.js';
@@ -75,7 +76,7 @@ export async function addRealmEmoji(services: Services, user: UserRecord, rawNam
     // Refused after all (the name taken meanwhile): the bytes go unless something else names them.
     for (const file of held) {
       file.release();
-      services.files.removeUnlessUsed(file.sha, (sha) => services.attachments.usesSha(sha) || services.realmEmoji.usesSha(sha));
+      services.files.removeUnlessUsed(file.sha, (sha) => fileInUse(services, sha));
     }
     throw error;
   }

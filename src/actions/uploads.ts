@@ -2,6 +2,7 @@
  * Uploading and deleting files (Zulip's upload_file_backend and remove_attachment): the limits,
  * the bytes made durable before their record is written, the `attachment` events to the owner.
  */
+import { fileInUse } from '../queries/stored-files.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { attachmentFields } from '../queries/uploads.js';
@@ -81,7 +82,7 @@ export async function uploadFile(services: Services, user: UserRecord, files: re
   } catch (error) {
     // Refused after all (the quota, rechecked): the bytes go unless something else names them.
     held.release();
-    services.files.removeUnlessUsed(held.sha, (sha) => services.attachments.usesSha(sha) || services.realmEmoji.usesSha(sha));
+    services.files.removeUnlessUsed(held.sha, (sha) => fileInUse(services, sha));
     throw error;
   }
   held.release();
@@ -96,7 +97,7 @@ export function dropAttachment(services: Services, tx: Transaction, record: Atta
   services.attachments.delete(record.id, tx);
   emitAttachment(services, tx, 'remove', record);
   // Bytes may be shared: by another upload of the same file, or (rarely) by a custom emoji.
-  tx.afterCommit.push(() => services.files.removeUnlessUsed(record.sha256, (sha) => services.attachments.usesSha(sha) || services.realmEmoji.usesSha(sha)));
+  tx.afterCommit.push(() => services.files.removeUnlessUsed(record.sha256, (sha) => fileInUse(services, sha)));
 }
 
 /** DELETE /attachments/{attachment_id}: only the owner may, and another's file is answered as unknown. */
