@@ -4,7 +4,7 @@ import { badRequest } from '../domain/errors.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
-import { writeMessage, type WrittenMessage } from './message-send.js';
+import { writeMessage, type OutgoingMessage, type WrittenMessage } from './message-send.js';
 
 export const silentMention = (user: { id: number; fullName: string }) => `@_**${user.fullName}|${user.id}**`;
 
@@ -44,12 +44,17 @@ export function notify(services: Services, tx: Transaction, where: { channel: Ch
  * to `user` (reminders, failed scheduled messages, the welcome bot's greeting).
  */
 export function notifyDirect(services: Services, tx: Transaction, user: UserRecord, content: string, bot = notificationBot(services)): WrittenMessage {
-  return writeMessage(services, tx, {
+  return writeMessage(services, tx, botDirectMessage(services, user, content, bot));
+}
+
+/** The direct message a system bot sends `user`, ready for `writeMessage` (reminders are built ahead of their write). */
+export function botDirectMessage(services: Services, user: UserRecord, content: string, bot = notificationBot(services)): OutgoingMessage {
+  return {
     sender: bot,
     client: 'Internal',
     readBySender: true,
     content,
     rendered: services.render(content),
     destination: { type: 'private', participants: [user, bot] },
-  });
+  };
 }

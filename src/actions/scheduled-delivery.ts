@@ -15,7 +15,7 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { prepareMessage, writeMessage, type OutgoingMessage } from './message-send.js';
-import { notificationBot, notifyDirect } from './notifications.js';
+import { botDirectMessage, notifyDirect } from './notifications.js';
 import { sendRequestOf } from './scheduled-messages.js';
 
 /** Zulip's failure for a deactivated sender (who gets no notice: they cannot read it). */
@@ -25,17 +25,7 @@ const SENDER_DEACTIVATED = 'Account is deactivated';
 function messageOf(services: Services, record: ScheduledMessageRecord, sender: UserRecord | undefined, nowMs: number): OutgoingMessage | string {
   if (isTooLate(record.deliverAt, nowMs)) return LATE_FAILURE_MESSAGE;
   if (!sender?.isActive) return SENDER_DEACTIVATED;
-  if (record.kind === 'remind') {
-    const bot = notificationBot(services);
-    return {
-      sender: bot,
-      client: 'Internal',
-      readBySender: true,
-      content: record.content,
-      rendered: services.render(record.content),
-      destination: { type: 'private', participants: [sender, bot] },
-    };
-  }
+  if (record.kind === 'remind') return botDirectMessage(services, sender, record.content);
   try {
     return prepareMessage(services, sender, record.client, sendRequestOf(record));
   } catch (error) {
