@@ -3,6 +3,7 @@ import { badRequest } from '../domain/errors.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { normalizeTopic } from '../domain/topics.js';
 import { apiEmail, type UserRecord } from '../domain/users.js';
+import { settingOn } from '../domain/user-settings.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import { accessChannelById } from '../queries/channel-access.js';
@@ -18,9 +19,8 @@ export interface TypingRequest {
   topic?: string;
 }
 
-/** The three typing settings default to true: only a stored false turns one off. */
 const setting = (user: UserRecord, name: 'send_private_typing_notifications' | 'send_stream_typing_notifications' | 'receives_typing_notifications') =>
-  user.settings[name] !== false;
+  settingOn(user, name);
 
 export function sendTyping(services: Services, user: UserRecord, request: TypingRequest): Promise<void> {
   const { org } = services;

@@ -4,6 +4,7 @@
  */
 import { badRequest, ApiError } from './errors.js';
 import { normalizeContent, pyStrip, truncateContent, TOPIC_TRUNCATION_MARK } from './topics.js';
+import { settingOn } from './user-settings.js';
 import type { UserRecord } from './users.js';
 import { LIMITS } from './versions.js';
 
@@ -34,7 +35,7 @@ export const draftMissing = () => new ApiError('BAD_REQUEST', 'Draft does not ex
 
 /** Zulip's draft_endpoint: with drafts synchronization off, the drafts endpoints refuse. */
 export function draftsSynchronized(user: UserRecord): boolean {
-  return user.settings.enable_drafts_synchronization !== false;
+  return settingOn(user, 'enable_drafts_synchronization');
 }
 
 export function checkDraftsSynchronized(user: UserRecord): void {

@@ -64,6 +64,7 @@ export const USER_SETTING_DEFAULTS: Record<string, unknown> = {
   send_private_typing_notifications: true,
   send_stream_typing_notifications: true,
   send_read_receipts: true,
+  enable_drafts_synchronization: true,
   allow_private_data_export: false,
   email_address_visibility: 1,
   web_navigate_to_sent_message: true,
@@ -96,7 +97,16 @@ export const AVAILABLE_NOTIFICATION_SOUNDS = ['chime-saber', 'ding', 'zulip'];
 
 /** Every setting of a user: the stored ones over the defaults; time zone and email visibility live on the record itself. */
 export function userSettings(user: Pick<UserRecord, 'settings' | 'timezone' | 'emailAddressVisibility'>): Record<string, unknown> {
-  return { ...USER_SETTING_DEFAULTS, enable_drafts_synchronization: true, ...user.settings, timezone: user.timezone, email_address_visibility: user.emailAddressVisibility };
+  return { ...USER_SETTING_DEFAULTS, ...user.settings, timezone: user.timezone, email_address_visibility: user.emailAddressVisibility };
+}
+
+/**
+ * Is a yes-or-no setting on for the user? Settings are stored only where they differ from the
+ * defaults, so this reads the stored value, else the default (every such setting defaults to on
+ * but the ones the table says otherwise).
+ */
+export function settingOn(user: Pick<UserRecord, 'settings'>, name: string): boolean {
+  return (name in user.settings ? user.settings[name] : USER_SETTING_DEFAULTS[name] ?? true) !== false;
 }
 
 /** Language codes a user may choose (Zulip's translations), with the names `default_language` events carry. */

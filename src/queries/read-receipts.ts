@@ -11,6 +11,7 @@
  * the cut-over), every user. Each candidate costs one flags lookup (a row or the read marks).
  */
 import { Flag, type MessageRecord } from '../domain/messages.js';
+import { settingOn } from '../domain/user-settings.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { messageFlags } from './message-state.js';
@@ -25,7 +26,7 @@ function candidates(services: Services, record: MessageRecord): Iterable<number>
 
 /** Does this user share read receipts (their `send_read_receipts` setting, default on)? */
 function sharesReceipts(user: UserRecord): boolean {
-  return user.settings.send_read_receipts !== false;
+  return settingOn(user, 'send_read_receipts');
 }
 
 /** Has either user muted the other? */

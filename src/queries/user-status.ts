@@ -1,6 +1,7 @@
 /** Users' statuses as the API shows them: one user's (`GET /users/{user_id}/status`) and everyone's (`user_status` in register). */
 import { badRequest } from '../domain/errors.js';
 import { statusObject } from '../domain/user-status.js';
+import { settingOn } from '../domain/user-settings.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 
@@ -13,7 +14,7 @@ export function statusTarget(services: Services, userId: number): UserRecord {
 }
 
 /** The setting defaults to true; only a stored false hides presence. */
-const presenceEnabled = (user: UserRecord) => user.settings.presence_enabled !== false;
+const presenceEnabled = (user: UserRecord) => settingOn(user, 'presence_enabled');
 
 export function statusOf(user: UserRecord): Record<string, unknown> {
   return statusObject(user.status, presenceEnabled(user));
