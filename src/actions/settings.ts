@@ -5,7 +5,7 @@
  */
 import { avatarUrlFor } from '../domain/avatar.js';
 import { badRequest } from '../domain/errors.js';
-import { hashPassword, verifyPassword } from '../domain/credentials.js';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../domain/credentials.js';
 import { isAdmin } from '../domain/roles.js';
 import {
   checkSettingValue,
@@ -22,7 +22,6 @@ import type { Transaction } from '../store/transaction.js';
 import { everyone } from './users.js';
 
 /** Zulip's minimum password length (its strength check also asks for a few thousand guesses; length is what we check). */
-const MIN_PASSWORD_LENGTH = 6;
 
 /** What `PATCH /settings` takes besides the settings themselves. */
 export interface AccountChanges {

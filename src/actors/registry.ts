@@ -45,6 +45,11 @@ export class ActorRegistry {
     }
   }
 
+  /** Every registered kind (for readers of all actors' state, such as the tests' state digest). */
+  registeredKinds(): ActorKind<AnyStateMachine>[] {
+    return [...this.kinds.values()];
+  }
+
   /** Ids of every entity of `kind` that has an actor or a persisted snapshot. */
   ids(kind: string): string[] {
     return [...(this.slots.get(kind)?.keys() ?? [])];

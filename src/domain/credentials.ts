@@ -54,3 +54,6 @@ export function secretsEqual(a: string, b: string): boolean {
   }
   return timingSafeEqual(left, right);
 }
+
+/** Zulip's PASSWORD_MIN_LENGTH (also reported as `password_min_length`). */
+export const MIN_PASSWORD_LENGTH = 6;

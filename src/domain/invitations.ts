@@ -5,6 +5,7 @@
  * invited, those skipped and those refused, with Zulip's messages.
  */
 import { randomBytes } from 'node:crypto';
+import { MIN_PASSWORD_LENGTH } from './credentials.js';
 import { isValidEmail } from './users.js';
 import { isAdmin, isOwner, Role } from './roles.js';
 
@@ -50,8 +51,6 @@ export function invitationState(record: InvitationRecord, nowSeconds: number): I
 export const MAX_WELCOME_MESSAGE_CUSTOM_TEXT_LENGTH = 8000;
 /** Zulip's INVITATION_LINK_VALIDITY_DAYS (10) in minutes. */
 export const DEFAULT_INVITATION_VALIDITY_MINUTES = 14400;
-/** Zulip's PASSWORD_MIN_LENGTH. */
-export const MIN_PASSWORD_LENGTH = 6;
 
 /** Expiry time in Unix seconds for a validity in minutes (null: never). */
 export function expiryFor(nowSeconds: number, minutes: number | null): number | null {

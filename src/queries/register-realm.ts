@@ -1,4 +1,5 @@
 /** The `realm` block of `POST /register`: the organization's settings and the server's limits, as Zulip 11 reports them. */
+import { MIN_PASSWORD_LENGTH } from '../domain/credentials.js';
 import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
@@ -104,7 +105,7 @@ export function realmState(services: Services, serverGeneration: number): Record
     max_avatar_file_size_mib: 5,
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
-    password_min_length: 6,
+    password_min_length: MIN_PASSWORD_LENGTH,
     password_max_length: 100,
     password_min_guesses: 10000,
     server_presence_ping_interval_seconds: 60,

@@ -5,12 +5,6 @@
  * a test can say exactly what a refused request changed.
  */
 import { createHash } from 'node:crypto';
-import { subscriptionsKind } from '../../src/actors/subscriptions.js';
-import { draftsKind } from '../../src/actors/drafts.js';
-import { navigationViewsKind } from '../../src/actors/navigation-views.js';
-import { savedSnippetsKind } from '../../src/actors/saved-snippets.js';
-import { pushDevicesKind } from '../../src/actors/push-devices.js';
-import { userGroupKind } from '../../src/actors/user-group.js';
 import type { Services } from '../../src/services.js';
 import type { BatchOp } from '../../src/store/database.js';
 
@@ -80,15 +74,13 @@ export function memoryEntities(services: Services): Map<string, string> {
     out.set(`channel:${channel.id}`, canonical(channel));
     out.set(`subscribers:${channel.id}`, canonical([...subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b)));
   }
-  for (const id of actors.ids(subscriptionsKind.name)) {
-    const snapshot = actors.peek(subscriptionsKind, id);
-    out.set(`subscriptions:${id}`, canonical(snapshot?.context));
+  // Every actor of every registered kind, by its state and context: a new kind is watched by itself.
+  for (const kind of actors.registeredKinds()) {
+    for (const id of actors.ids(kind.name)) {
+      const snapshot = actors.peek(kind, id);
+      out.set(`actor:${kind.name}:${id}`, canonical({ value: snapshot?.value, context: snapshot?.context }));
+    }
   }
-  // Personal records (actors/personal-records.ts): one actor per user and kind.
-  for (const kind of [draftsKind, navigationViewsKind, savedSnippetsKind, pushDevicesKind] as const) {
-    for (const id of actors.ids(kind.name)) out.set(`${kind.name}:${id}`, canonical(actors.peek(kind as typeof draftsKind, id)?.context));
-  }
-  for (const id of actors.ids(userGroupKind.name)) out.set(`user_group_actor:${id}`, canonical(actors.peek(userGroupKind, id)?.value));
   for (const invitation of services.invitations.all()) out.set(`invitation:${invitation.multiuse ? 'multiuse' : 'email'}:${invitation.id}`, canonical(invitation));
   const conversations = internals<{ recipients: Map<string, number> }>(org.conversations, ['recipients'], 'ConversationDirectory');
   for (const [participants, recipient] of conversations.recipients) out.set(`conversation:${participants}`, String(recipient));

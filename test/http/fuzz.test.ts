@@ -29,7 +29,7 @@ test('the state watch sees what a request changes', async (t) => {
   const changes = (await target.changes()).map((c) => `${c.where} ${c.kind} ${c.what.replace(/\d{12}/, '#')}`);
   const channelId = server.services.org.channels.byName('watched')!.id;
   t.ok(changes.includes(`memory added channel:${channelId}`), `a new channel in memory: ${changes.join(', ')}`);
-  t.ok(changes.includes('memory changed subscriptions:5'), 'othello\'s subscriptions');
+  t.ok(changes.includes('memory changed actor:subscriptions:5'), 'othello\'s subscriptions');
   t.ok(changes.includes(`store added ${server.services.org.id}!channel!#`), 'the channel record in the store');
   t.same(await target.changes(), [], 'each change is reported once');
   t.same(await target.watch.verifyMirror(), [], 'the store mirror matches a full scan');
