@@ -5,6 +5,7 @@ import type { MessageRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import type { Transaction } from '../store/transaction.js';
 import { unixSeconds } from '../services.js';
 import { messageAudience } from '../queries/message-audience.js';
 import { newestInTopic } from '../queries/topics.js';
@@ -30,10 +31,7 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
   if (!current) throw badRequest('Message already deleted');
   const audience = messageAudience(services, current);
   await services.write((tx) => {
-    messages.unindex(current, key, tx);
-    for (const userId of current.userIds) messages.dropFlags(userId, current.id, tx);
-    messages.delete(current, tx);
-    unlinkDeletedMessage(services, tx, current.id);
+    dropMessage(services, tx, current, key);
     if (key !== undefined) {
       const topic = messages.topic(current.channelId!, key);
       if (topic) messages.saveTopic(current.channelId!, key, newest === undefined ? undefined : { ...topic, maxId: newest }, tx);
@@ -45,4 +43,13 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
     }
     tx.emit(event, audience);
   });
+}
+
+/** Removes a message from the store with its indexes, listed rows and file links (no event: the caller sends it). */
+export function dropMessage(services: Services, tx: Transaction, current: MessageRecord, key: string | undefined): void {
+  const { messages } = services;
+  messages.unindex(current, key, tx);
+  for (const userId of current.userIds) messages.dropFlags(userId, current.id, tx);
+  messages.delete(current, tx);
+  unlinkDeletedMessage(services, tx, current.id);
 }

@@ -29,7 +29,7 @@ import type { Transaction } from '../store/transaction.js';
 import { notifyDirect, silentMention } from './notifications.js';
 import { everyone } from './users.js';
 
-function settingFacts(services: Services): SettingFacts {
+export function settingFacts(services: Services): SettingFacts {
   return {
     groups: services.org.groups,
     isActiveUser: (id) => isActiveMember(services, id),

@@ -40,6 +40,8 @@ import * as alertWords from './alert-words.js';
 import * as mutedUsers from './muted-users.js';
 import * as uploads from './uploads.js';
 import * as realmEmoji from './realm-emoji.js';
+import * as channelAdmin from './channel-admin.js';
+import * as channelFolders from './channel-folders.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -213,6 +215,20 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/realm/emoji',                         realmEmoji.getCustomEmoji,                        schemas.getCustomEmoji,               'user'),
   route('POST',   '/realm/emoji/{emoji_name}',            realmEmoji.uploadCustomEmoji,                     schemas.uploadCustomEmoji,            'user', { files: true, bodyLimit: emojiBodyLimit }),
   route('DELETE', '/realm/emoji/{emoji_name}',            realmEmoji.deactivateCustomEmoji,                 schemas.deactivateCustomEmoji,        'user'),
+
+  // Channel administration, default channels and channel folders
+  route('PATCH',  '/streams/{stream_id:int}',             channelAdmin.updateStream,                        schemas.updateStream,                 'user'),
+  route('DELETE', '/streams/{stream_id:int}',             channelAdmin.archiveStream,                       schemas.archiveStream,                'user'),
+  route('POST',   '/streams/{stream_id:int}/delete_topic', channelAdmin.deleteTopic,                        schemas.deleteTopic,                  'user'),
+  route('GET',    '/streams/{stream_id:int}/members',     channelAdmin.getSubscribers,                      schemas.getSubscribers,               'user'),
+  route('GET',    '/streams/{stream_id:int}/email_address', channelAdmin.getStreamEmailAddress,             schemas.getStreamEmailAddress,        'user'),
+  route('GET',    '/users/{user_id:int}/subscriptions/{stream_id:int}', channelAdmin.getSubscriptionStatus, schemas.getSubscriptionStatus,        'user'),
+  route('POST',   '/default_streams',                     channelAdmin.addDefaultStream,                    schemas.defaultStream,                'user'),
+  route('DELETE', '/default_streams',                     channelAdmin.removeDefaultStream,                 schemas.defaultStream,                'user'),
+  route('POST',   '/channel_folders/create',              channelFolders.createChannelFolder,               schemas.createChannelFolder,          'user'),
+  route('GET',    '/channel_folders',                     channelFolders.getChannelFolders,                 schemas.getChannelFolders,            'user'),
+  route('PATCH',  '/channel_folders',                     channelFolders.reorderChannelFolders,             schemas.reorderChannelFolders,        'user'),
+  route('PATCH',  '/channel_folders/{channel_folder_id:int}', channelFolders.updateChannelFolder,           schemas.updateChannelFolder,          'user'),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */

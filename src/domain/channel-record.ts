@@ -21,6 +21,8 @@ export interface ChannelRecord {
   firstMessageId: number | null;
   messageRetentionDays: number | null;
   topicsPolicy: 'inherit' | 'allow_empty_topic' | 'disable_empty_topic' | 'empty_topic_only';
+  /** The channel folder it is filed in (absent in records written before folders existed). */
+  folderId?: number | null;
   /** Permission settings (`can_send_message_group`, …) as group-setting values. */
   settings: Record<string, GroupSettingValue>;
 }
@@ -95,7 +97,7 @@ export function formatChannel(channel: ChannelRecord, subscriberCount: number, s
     is_archived: channel.isArchived,
     history_public_to_subscribers: channel.historyPublicToSubscribers,
     first_message_id: channel.firstMessageId,
-    folder_id: null,
+    folder_id: channel.folderId ?? null,
     is_recently_active: true,
     message_retention_days: channel.messageRetentionDays,
     stream_post_policy: policy,

@@ -75,10 +75,15 @@ function usableGroup(id: number, groups: GroupLookup): GroupRecord {
  * or deactivated group, a system group the setting may not hold, an unknown or deactivated user.
  */
 export function checkSettingValue(name: GroupSettingName, input: GroupSettingInput, facts: SettingFacts): GroupSettingValue {
+  return checkGroupSettingValue(name, GROUP_SETTING_CONFIGS[name].forbidden, input, facts);
+}
+
+/** `checkSettingValue` for any group-valued setting (a user group's, a channel's, the organization's), given the system groups it may not hold. */
+export function checkGroupSettingValue(name: string, forbidden: readonly string[], input: GroupSettingInput, facts: SettingFacts): GroupSettingValue {
   const value = normalizeSettingValue(input, facts.nobodyGroupId);
   if (typeof value === 'number') {
     const group = usableGroup(value, facts.groups);
-    if (group.isSystemGroup && (GROUP_SETTING_CONFIGS[name].forbidden as readonly string[]).includes(group.name)) {
+    if (group.isSystemGroup && forbidden.includes(group.name)) {
       throw badRequest(`'${name}' setting cannot be set to '${group.name}' group.`);
     }
     return value;

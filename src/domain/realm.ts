@@ -3,6 +3,7 @@ import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
+import type { ChannelFolderRecord } from './channel-folders.js';
 
 export interface RealmRecord {
   id: number;
@@ -19,6 +20,10 @@ export interface RealmRecord {
   settings: RealmSettings;
   /** Custom profile fields (absent until the first is created). */
   profileFields?: readonly ProfileFieldRecord[];
+  /** Channel folders (absent until the first is created). */
+  channelFolders?: readonly ChannelFolderRecord[];
+  /** Personal settings new users start with, where the administrators changed Zulip's defaults. */
+  userSettingsDefaults?: Readonly<Record<string, unknown>>;
 }
 
 export interface RealmSettings {

@@ -22,6 +22,8 @@ export interface QueueCapabilities {
   userAvatarUrlFieldOptional: boolean;
   /** Knows deactivated user groups (absent in descriptors written before it existed). */
   includeDeactivatedGroups?: boolean;
+  /** Knows archived channels (`archived_channels`): archiving is an update, not a deletion (absent before it existed). */
+  archivedChannels?: boolean;
 }
 
 /** What is persisted about a queue, so that it can be rebuilt after a restart. */

@@ -65,6 +65,10 @@ export function acceptsEvent(d: QueueDescriptor, event: Record<string, unknown>,
   if (type === 'muted_topics' && d.eventTypes?.includes('user_topic')) return false;
   if (type === 'typing' && 'stream_id' in event && !d.capabilities.streamTypingNotifications) return false;
   if (type === 'user_group') return acceptsGroupEvent(d, event);
+  // A deletion of several messages: one event for queues that take bulk deletions, one per message for the others.
+  if (type === 'delete_message' && typeof event.for_bulk_message_deletion === 'boolean') return event.for_bulk_message_deletion === d.capabilities.bulkMessageDeletion;
+  // Archiving and unarchiving a channel: an update for queues that know archived channels, a deletion or creation for the others.
+  if (type === 'stream' && typeof event.for_archived_channels === 'boolean') return event.for_archived_channels === (d.capabilities.archivedChannels === true);
   // Clients that take the `user_settings` object get `user_settings` events, not the legacy ones.
   if ((type === 'update_display_settings' || type === 'update_global_notifications') && d.capabilities.userSettingsObject) return false;
   if (type === 'message' && d.narrow.length > 0) return messageMatches(d.narrow, event.message as Record<string, unknown>, flags ?? 0);

@@ -60,6 +60,7 @@ export function renderEvent(logged: LoggedEvent, d: QueueDescriptor, flags: numb
       if ('orig_subject' in out) out.orig_subject = displayTopic(out.orig_subject, allowEmpty);
       break;
     case 'delete_message':
+      delete out.for_bulk_message_deletion;
       if (d.capabilities.bulkMessageDeletion) delete out.message_id;
       else delete out.message_ids;
       if ('topic' in out) out.topic = displayTopic(out.topic, allowEmpty);
@@ -72,6 +73,9 @@ export function renderEvent(logged: LoggedEvent, d: QueueDescriptor, flags: numb
       break;
     case 'user_group':
       delete out.for_reactivation;
+      break;
+    case 'stream':
+      delete out.for_archived_channels;
       break;
     case 'presence':
       if (d.slimPresence) delete out.email;

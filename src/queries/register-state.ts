@@ -33,6 +33,8 @@ import { groupObjects } from './user-groups.js';
 import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
 import { channelObject, byName } from './subscription-format.js';
+import { folderObject, foldersInOrder } from '../domain/channel-folders.js';
+import { defaultChannelIds } from './channel-members.js';
 
 export interface StateRequest {
   user: UserRecord;
@@ -54,6 +56,7 @@ function subscriptionState(services: Services, request: StateRequest) {
   const neverSubscribed: Record<string, unknown>[] = [];
   const states = services.subscriptions.channelsOf(user.id);
   for (const channel of services.org.channels.all()) {
+    if (channel.isArchived && !request.capabilities.archivedChannels) continue;
     const state = states[channel.id];
     if (state?.active) subscriptions.push(subscriptionObject(services, user, channel, state, format));
     else if (!channelVisible(services, user, channel)) continue;
@@ -158,9 +161,10 @@ export async function initialState(services: Services, request: StateRequest): P
     }
   }
   if (want('stream')) {
-    state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c)).map((c) => channelObject(services, c)).sort(byName);
+    state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels)).map((c) => channelObject(services, c)).sort(byName);
   }
-  if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : [...services.org.channels.all()].filter((c) => c.isDefault).map((c) => c.id);
+  if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : defaultChannelIds(services);
+  if (want('channel_folders')) state.channel_folders = foldersInOrder(services.org.realm.channelFolders ?? [], true).map(folderObject);
   if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
   if (want('reminders')) state.reminders = remindersOf(services, user);
   if (want('recent_private_conversations')) state.recent_private_conversations = await recentPrivateConversations(services, user.id);
@@ -184,7 +188,6 @@ export async function initialState(services: Services, request: StateRequest): P
     default_stream_groups: [['realm_default_stream_groups', []]],
     realm_embedded_bots: [['realm_embedded_bots', []]],
     realm_incoming_webhook_bots: [['realm_incoming_webhook_bots', []]],
-    channel_folders: [['channel_folders', []]],
     video_calls: [['has_zoom_token', false]],
     giphy: [['giphy_api_key', '']],
     stop_words: [['stop_words', []]],

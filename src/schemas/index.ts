@@ -105,3 +105,15 @@ export { removeAttachment } from './remove-attachment.js';
 export { uploadCustomEmoji } from './upload-custom-emoji.js';
 export { getCustomEmoji } from './get-custom-emoji.js';
 export { deactivateCustomEmoji } from './deactivate-custom-emoji.js';
+// Channel administration, default channels and channel folders
+export { updateStream } from './update-stream.js';
+export { archiveStream } from './archive-stream.js';
+export { deleteTopic } from './delete-topic.js';
+export { getSubscribers } from './get-subscribers.js';
+export { getSubscriptionStatus } from './get-subscription-status.js';
+export { getStreamEmailAddress } from './get-stream-email-address.js';
+export { defaultStream } from './default-stream.js';
+export { createChannelFolder } from './create-channel-folder.js';
+export { getChannelFolders } from './get-channel-folders.js';
+export { reorderChannelFolders } from './reorder-channel-folders.js';
+export { updateChannelFolder } from './update-channel-folder.js';
