@@ -69,6 +69,14 @@ export interface NewAccount {
 }
 
 /** Adds a user (or bot) to `org`; the caller commits `tx`. */
+/** A new person's settings: the organization's defaults where its administrators changed them (bots keep Zulip's). */
+function initialSettings(org: Organization, account: NewAccount): Partial<UserRecord> {
+  const overrides = org.realm.userSettingsDefaults;
+  if (!overrides || account.isBot) return {};
+  const { email_address_visibility: visibility, ...settings } = overrides;
+  return visibility === undefined ? { settings: { ...settings } } : { settings: { ...settings }, emailAddressVisibility: visibility as UserRecord['emailAddressVisibility'] };
+}
+
 export function createAccount(org: Organization, counters: Counters, tx: Transaction, account: NewAccount): UserRecord {
   if (org.users.byEmail(account.email)) throw new ApiError('BAD_REQUEST', `Email '${account.email}' already in use`);
   const user = newUserRecord({
@@ -84,6 +92,7 @@ export function createAccount(org: Organization, counters: Counters, tx: Transac
     botOwnerId: account.isBot ? (account.botOwnerId ?? null) : null,
     isSystemBot: account.isSystemBot ?? false,
     dateJoined: account.nowMs,
+    ...initialSettings(org, account),
   });
   org.users.save(user, tx);
   if (!user.isSystemBot) moveBetweenSystemGroups(org, tx, user.id, undefined, user.role);

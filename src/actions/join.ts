@@ -128,7 +128,7 @@ function welcome(services: Services, tx: Transaction, user: UserRecord, record: 
 }
 
 /** Zulip's Welcome Bot, a system bot like the notification bot; made the first time someone joins. */
-function welcomeBot(services: Services, tx: Transaction): UserRecord {
+export function welcomeBot(services: Services, tx: Transaction): UserRecord {
   const { org } = services;
   const domain = notificationBot(services).deliveryEmail.split('@')[1];
   const email = `welcome-bot@${domain}`;

@@ -42,6 +42,7 @@ import * as uploads from './uploads.js';
 import * as realmEmoji from './realm-emoji.js';
 import * as channelAdmin from './channel-admin.js';
 import * as channelFolders from './channel-folders.js';
+import * as realm from './realm.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -229,6 +230,11 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/channel_folders',                     channelFolders.getChannelFolders,                 schemas.getChannelFolders,            'user'),
   route('PATCH',  '/channel_folders',                     channelFolders.reorderChannelFolders,             schemas.reorderChannelFolders,        'user'),
   route('PATCH',  '/channel_folders/{channel_folder_id:int}', channelFolders.updateChannelFolder,           schemas.updateChannelFolder,          'user'),
+
+  // Organization settings
+  route('PATCH',  '/realm',                               realm.updateRealm,                                schemas.updateRealm,                  'user'),
+  route('PATCH',  '/realm/user_settings_defaults',        realm.updateRealmUserSettingsDefaults,            schemas.updateRealmUserSettingsDefaults, 'user'),
+  route('POST',   '/realm/test_welcome_bot_custom_message', realm.testWelcomeBotCustomMessage,              schemas.testWelcomeBotCustomMessage,  'user'),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */

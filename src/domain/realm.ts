@@ -90,7 +90,44 @@ export const REALM_DEFAULTS: RealmSettings = {
   message_retention_days: -1,
   default_language: 'en',
   enable_read_receipts: true,
+  // Changed only by PATCH /realm: Zulip's defaults for a new organization.
+  invite_required: true,
+  emails_restricted_to_domains: false,
+  disallow_disposable_email_addresses: true,
+  email_changes_disabled: false,
+  name_changes_disabled: false,
+  avatar_changes_disabled: false,
+  require_unique_names: false,
+  inline_image_preview: true,
+  inline_url_embed_preview: false,
+  digest_emails_enabled: false,
+  digest_weekday: 1,
+  send_welcome_emails: true,
+  message_content_allowed_in_email_notifications: true,
+  want_advertise_in_communities_directory: false,
+  enable_guest_user_indicator: true,
+  enable_guest_user_dm_warning: true,
+  video_chat_provider: 1,
+  jitsi_server_url: null,
+  giphy_rating: 2,
+  default_code_block_language: '',
+  require_e2ee_push_notifications: false,
+  welcome_message_custom_text: '',
+  org_type: 0,
+  new_stream_announcements_stream_id: -1,
+  signup_announcements_stream_id: -1,
+  zulip_update_announcements_stream_id: -1,
 };
+
+/** Zulip's topics_policy of the organization, kept with the older `mandatory_topics` it replaced. */
+export function realmTopicsPolicy(realm: RealmRecord): string {
+  return (realm.settings.topics_policy as string | undefined) ?? (realmSetting(realm, 'mandatory_topics') ? 'disable_empty_topic' : 'allow_empty_topic');
+}
+
+/** Zulip's message_edit_history_visibility_policy, kept with the older `allow_edit_history` it replaced. */
+export function editHistoryPolicy(realm: RealmRecord): string {
+  return (realm.settings.message_edit_history_visibility_policy as string | undefined) ?? (realmSetting(realm, 'allow_edit_history') ? 'all' : 'none');
+}
 
 export const EMPTY_TOPIC_DISPLAY_NAME = 'general chat';
 

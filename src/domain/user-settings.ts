@@ -166,3 +166,9 @@ export function checkSettingValue(name: string, value: unknown): void {
       return;
   }
 }
+
+/** The settings a new user starts with: Zulip's defaults, as the organization changed them (its time zone is the user's own). */
+export function realmUserSettingsDefaults(overrides: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const { timezone: _timezone, ...defaults } = USER_SETTING_DEFAULTS;
+  return { ...defaults, ...overrides };
+}

@@ -12,6 +12,7 @@ import {
   EMOJISET_CHOICES,
   LEGACY_DISPLAY_SETTINGS,
   LEGACY_NOTIFICATION_SETTINGS,
+  realmUserSettingsDefaults,
   userSettings,
 } from '../domain/user-settings.js';
 import { apiEmail, formatUser, type UserRecord } from '../domain/users.js';
@@ -164,6 +165,9 @@ export async function initialState(services: Services, request: StateRequest): P
     state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels)).map((c) => channelObject(services, c)).sort(byName);
   }
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : defaultChannelIds(services);
+  if (want('realm_user_settings_defaults')) {
+    state.realm_user_settings_defaults = { ...realmUserSettingsDefaults(services.org.realm.userSettingsDefaults), emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  }
   if (want('channel_folders')) state.channel_folders = foldersInOrder(services.org.realm.channelFolders ?? [], true).map(folderObject);
   if (want('scheduled_messages')) state.scheduled_messages = scheduledMessagesOf(services, user);
   if (want('reminders')) state.reminders = remindersOf(services, user);

@@ -117,3 +117,7 @@ export { createChannelFolder } from './create-channel-folder.js';
 export { getChannelFolders } from './get-channel-folders.js';
 export { reorderChannelFolders } from './reorder-channel-folders.js';
 export { updateChannelFolder } from './update-channel-folder.js';
+// Organization settings
+export { updateRealm } from './update-realm.js';
+export { updateRealmUserSettingsDefaults } from './update-realm-user-settings-defaults.js';
+export { testWelcomeBotCustomMessage } from './test-welcome-bot-custom-message.js';
