@@ -63,5 +63,5 @@ function holdersText(services: Services, value: GroupSettingValue): string {
 export function postingNotice(services: Services, tx: Transaction, actor: UserRecord, channel: ChannelRecord, before: GroupSettingValue, after: GroupSettingValue): void {
   channelNotice(services, tx, channel,
     `${silentMention(actor)} changed the [posting permissions](/help/channel-posting-policy) for this channel:\n\n`
-    + `* **Old**: ${holdersText(services, before)}\n* **New**: ${holdersText(services, after)}\n`);
+    + `* **Old**: ${holdersText(services, before)}\n* **New**: ${holdersText(services, after)}`);
 }

@@ -42,7 +42,7 @@ function deleteBatch(services: Services, tx: Transaction, channel: ChannelRecord
   const { messages } = services;
   const key = topicKey(topic);
   const everyoneTold = new Set<number>();
-  for (const record of batch) {
+  for (const record of [...batch].sort((a, b) => a.id - b.id)) {
     const audience = messageAudience(services, record);
     for (const id of audience) everyoneTold.add(id);
     dropMessage(services, tx, record, key);

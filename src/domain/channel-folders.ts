@@ -1,19 +1,10 @@
 /** Channel folders (Zulip 11's ChannelFolder): the record, its API object and Zulip's rules for names and order. */
 import { badRequest } from './errors.js';
 import { codePointLength, nonPrintablePosition } from './topics.js';
+import type { ChannelFolderRecord } from './realm.js';
 
-export interface ChannelFolderRecord {
-  id: number;
-  name: string;
-  description: string;
-  renderedDescription: string;
-  creatorId: number | null;
-  /** Unix seconds. */
-  dateCreated: number;
-  isArchived: boolean;
-  /** Position in the organization's list (0 first). */
-  order: number;
-}
+export type { ChannelFolderRecord } from './realm.js';
+
 
 export const MAX_FOLDER_NAME_LENGTH = 60;
 export const MAX_FOLDER_DESCRIPTION_LENGTH = 1024;

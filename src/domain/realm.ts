@@ -3,7 +3,6 @@ import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
-import type { ChannelFolderRecord } from './channel-folders.js';
 
 export interface RealmRecord {
   id: number;
@@ -24,6 +23,20 @@ export interface RealmRecord {
   channelFolders?: readonly ChannelFolderRecord[];
   /** Personal settings new users start with, where the administrators changed Zulip's defaults. */
   userSettingsDefaults?: Readonly<Record<string, unknown>>;
+}
+
+/** A channel folder (Zulip 11's ChannelFolder); its rules are in channel-folders.ts. */
+export interface ChannelFolderRecord {
+  id: number;
+  name: string;
+  description: string;
+  renderedDescription: string;
+  creatorId: number | null;
+  /** Unix seconds. */
+  dateCreated: number;
+  isArchived: boolean;
+  /** Position in the organization's list (0 first). */
+  order: number;
 }
 
 export interface RealmSettings {

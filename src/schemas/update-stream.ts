@@ -12,7 +12,7 @@ export const updateStream = {
     "is_web_public": { "type": "boolean" },
     "history_public_to_subscribers": { "type": "boolean" },
     "is_default_stream": { "type": "boolean" },
-    "message_retention_days": { "type": ["integer", "string"] },
+    "message_retention_days": { "type": ["integer", "string"], "x-json-or-raw": true },
     "is_archived": { "type": "boolean" },
     "folder_id": { "type": ["integer", "null"] },
     "topics_policy": { "type": "string", "enum": ["inherit", "allow_empty_topic", "disable_empty_topic", "empty_topic_only"] },
