@@ -63,7 +63,7 @@ export const CHANNEL_VALUED_SETTINGS = [
 export const OWNER_ONLY_SETTINGS = new Set([
   'invite_required', 'create_multiuse_invite_group', 'can_create_groups', 'can_invite_users_group', 'can_manage_all_groups',
   'emails_restricted_to_domains', 'disallow_disposable_email_addresses', 'waiting_period_threshold', 'message_retention_days',
-  'authentication_methods',
+  'authentication_methods', 'string_id',
 ]);
 
 /** Organization group settings that may be `role:everyone` (Zulip's allow_everyone_group); none may be `role:internet`. */
