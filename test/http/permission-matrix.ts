@@ -272,6 +272,48 @@ function groupRows(method: HttpMethod, route: string, build: (id: number, caller
   ];
 }
 
+/** Who administers a place: organization administrators, and the creator (hamlet made the garden). */
+const administers = (caller: Caller, place: Place) => ADMINS.includes(caller) || (place === 'garden' && caller === 'hamlet');
+const CANNOT_ADMINISTER = bad('You do not have permission to administer this channel.');
+/** Refusal of channel administration: the reason to those who read the channel, an unknown id to the others. */
+const adminRefusal = (caller: UserCaller, place: Place) => (readsChannel(caller, place) ? CANNOT_ADMINISTER : INVALID_CHANNEL);
+/**
+ * Channel administration, default channels, channel folders and organization settings. Requests
+ * that would change fixtures other rows need are no-ops (a value already set) or are not driven
+ * for those who would succeed (archiving).
+ */
+const channelAdminRows: MatrixRow[] = [
+  ...channelRows('PATCH', '/streams/{stream_id:int}', (fx, place) => ({ path: `/streams/${fx.channelId(place)}`, params: { topics_policy: 'inherit' } }),
+    () => OK, adminRefusal, (c, place) => administers(c, place)),
+  ...CHANNEL_TARGETS.map((place): MatrixRow => ({
+    method: 'DELETE',
+    route: '/streams/{stream_id:int}',
+    target: `channel ${PLACES[place].name}`,
+    place,
+    request: (fx) => ({ path: `/streams/${fx.channelId(place)}` }),
+    expect: outcomes((c) => (administers(c, place) ? SKIP : adminRefusal(c, place))),
+  })),
+  ...channelRows('POST', '/streams/{stream_id:int}/delete_topic', (fx, place) => ({ path: `/streams/${fx.channelId(place)}/delete_topic`, params: { topic_name: 'a topic nobody wrote' } }),
+    () => OK, (c) => (ADMINS.includes(c) ? INVALID_CHANNEL : NOT_ADMIN), (c, place) => ADMINS.includes(c) && readsChannel(c, place)),
+  ...channelRows('GET', '/streams/{stream_id:int}/members', (fx, place) => ({ path: `/streams/${fx.channelId(place)}/members` }), () => OK, () => INVALID_CHANNEL, knowsChannel),
+  ...channelRows('GET', '/streams/{stream_id:int}/email_address', (fx, place) => ({ path: `/streams/${fx.channelId(place)}/email_address` }), () => OK, () => INVALID_CHANNEL, knowsChannel),
+  ...channelRows('GET', '/users/{user_id:int}/subscriptions/{stream_id:int}', (fx, place) => ({ path: `/users/${fx.userId('othello')}/subscriptions/${fx.channelId(place)}` }), () => OK, () => INVALID_CHANNEL, knowsChannel),
+  ...channelRows('POST', '/default_streams', (fx, place) => ({ path: '/default_streams', params: { stream_id: fx.channelId(place) } }),
+    (_c, place) => (PLACES[place].private ? bad('Private channels cannot be made default.') : OK),
+    (c) => (ADMINS.includes(c) ? INVALID_CHANNEL : NOT_ADMIN), (c, place) => ADMINS.includes(c) && readsChannel(c, place))
+    .filter((row) => row.place !== 'scotland'),
+  ...channelRows('DELETE', '/default_streams', (fx, place) => ({ path: '/default_streams', params: { stream_id: fx.channelId(place) } }),
+    () => OK, (c) => (ADMINS.includes(c) ? INVALID_CHANNEL : NOT_ADMIN), (c, place) => ADMINS.includes(c) && knowsChannel(c, place))
+    .filter((row) => row.place !== 'scotland'),
+  { method: 'POST', route: '/channel_folders/create', target: '-', request: (_fx, caller) => ({ path: '/channel_folders/create', params: { name: `matrix folder of ${caller}`, description: '' } }), expect: adminsOnly(NOT_ADMIN) },
+  { method: 'GET', route: '/channel_folders', target: '-', request: () => ({ path: '/channel_folders', params: { include_archived: true } }), expect: everyone(OK) },
+  { method: 'PATCH', route: '/channel_folders', target: '- (an order naming no folder)', request: () => ({ path: '/channel_folders', params: { order: [] } }), expect: outcomes((c) => (ADMINS.includes(c) ? bad('Invalid order mapping.') : NOT_ADMIN)) },
+  { method: 'PATCH', route: '/channel_folders/{channel_folder_id:int}', target: 'a folder that does not exist', request: () => ({ path: '/channel_folders/999999', params: { name: 'x' } }), expect: outcomes((c) => (ADMINS.includes(c) ? bad('Invalid channel folder ID') : NOT_ADMIN)) },
+  { method: 'PATCH', route: '/realm', target: '- (the name it has)', request: () => ({ path: '/realm', params: { name: 'Parley Demo' } }), expect: adminsOnly(NOT_ADMIN) },
+  { method: 'PATCH', route: '/realm/user_settings_defaults', target: '- (a default it has)', request: () => ({ path: '/realm/user_settings_defaults', params: { enter_sends: false } }), expect: adminsOnly(NOT_ADMIN) },
+  { method: 'POST', route: '/realm/test_welcome_bot_custom_message', target: 'own', request: () => ({ path: '/realm/test_welcome_bot_custom_message', params: { welcome_message_custom_text: 'Welcome from the matrix' }, says: 'Welcome from the matrix' }), expect: adminsOnly(NOT_ADMIN) },
+];
+
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
   {
@@ -736,4 +778,5 @@ export const MATRIX: MatrixRow[] = [
     request: () => ({ path: '/realm/emoji/no_such_emoji' }),
     expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: "Emoji 'no_such_emoji' does not exist" }),
   },
+  ...channelAdminRows,
 ];
