@@ -214,6 +214,21 @@ test('channel administration', async (t) => {
     t.same((await take(watcher)).map((e) => e.default_streams), [[GENERAL], [GENERAL, DENMARK], [GENERAL]]);
   });
 
+  t.test('joining by invitation: the default channels as they are now, and the organization\'s setting defaults', async (t) => {
+    const { server, iago } = await world(t);
+    t.equal((await iago.post('/default_streams', { stream_id: SCOTLAND })).status, 200);
+    t.equal((await iago.delete('/default_streams', { stream_id: GENERAL })).status, 200);
+    t.equal((await iago.patch('/realm/user_settings_defaults', { left_side_userlist: true })).status, 200);
+    t.equal((await iago.post('/invites', { invitee_emails: 'nora@example.com', stream_ids: [DENMARK], include_realm_default_subscriptions: true })).status, 200);
+    const mail = (await server.services.outbox.list()).filter((m) => m.to === 'nora@example.com').at(-1)!;
+    const link = /(https?:\/\/[^\s"<]+\/join\/[a-z2-7]{24}\/)/.exec(mail.text)![1]!;
+    const joined = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ full_name: 'Nora New', password: 'correct horse' }).toString() });
+    t.equal(joined.status, 200);
+    const nora = clientFor(server, 'nora@example.com');
+    t.same((await nora.get('/users/me/subscriptions')).body.subscriptions.map((s: { stream_id: number }) => s.stream_id).sort(), [DENMARK, SCOTLAND]);
+    t.equal((await nora.post('/register', { fetch_event_types: ['user_settings'] })).body.user_settings.left_side_userlist, true);
+  });
+
   t.test('after a restart', async (t) => {
     const w = await world(t);
     await w.iago.patch(`/streams/${VERONA}`, { new_name: 'Padua', can_send_message_group: { new: await systemGroup(w.iago, 'role:moderators') } });
