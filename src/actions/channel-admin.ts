@@ -29,6 +29,9 @@ import { settingFacts } from './user-groups.js';
 
 export type TopicsPolicy = ChannelRecord['topicsPolicy'];
 
+/** Who may delete messages in a channel is changed only by those who may set the organization's deletion policy. */
+const DELETE_POLICY_SETTINGS: ReadonlySet<ChannelSettingName> = new Set(['can_delete_any_message_group', 'can_delete_own_message_group']);
+
 export interface ChannelChanges {
   description?: string;
   newName?: string;
@@ -136,6 +139,7 @@ function changeSetting(services: Services, tx: Transaction, actor: UserRecord, c
   const planned = plannedSettingChange(update, current, facts.nobodyGroupId);
   if (planned === undefined) return channel;
   if (SETTINGS_NEEDING_CONTENT_ACCESS.has(name) && !channelReadable(services, actor, channel)) throw badRequest('Channel content access is required.');
+  if (DELETE_POLICY_SETTINGS.has(name) && !inRealmGroupSetting(actor, services.org.realm, 'can_set_delete_message_policy_group', services.org.groups)) throw badRequest('Insufficient permission');
   const value: GroupSettingValue = checkGroupSettingValue(name, forbiddenChannelGroups(name), planned, facts);
   const updated = save(services, tx, { ...channel, settings: { ...channel.settings, [name]: value } });
   emitUpdate(services, tx, updated, name, settingValueForApi(value, facts.isActiveUser));

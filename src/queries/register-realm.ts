@@ -29,7 +29,8 @@ export function realmState(services: Services, serverGeneration: number): Record
   const groups = realm.systemGroups as Record<string, number>;
   const state: Record<string, unknown> = {
     realm_name: realm.name,
-    realm_description: realm.description,
+    // Rendered, as Zulip's get_realm_rendered_description (the `realm` events carry the Markdown).
+    realm_description: services.render(realm.description || 'The coolest place in the universe.').html,
     realm_default_language: setting('default_language'),
     realm_allow_message_editing: setting('allow_message_editing'),
     realm_message_content_edit_limit_seconds: setting('message_content_edit_limit_seconds'),

@@ -67,6 +67,9 @@ test('channel administration', async (t) => {
     t.equal((await iago.patch(`/streams/${VERONA}`, { can_administer_channel_group: { new: { direct_members: [HAMLET], direct_subgroups: [] } } })).status, 200);
     t.equal((await hamlet.patch(`/streams/${VERONA}`, { description: 'now mine' })).status, 200, 'a member of the group administers the channel');
     t.same((await streamOf(hamlet, VERONA)).can_administer_channel_group, { direct_members: [HAMLET], direct_subgroups: [] });
+    t.same(error(await hamlet.patch(`/streams/${VERONA}`, { can_delete_own_message_group: { new: await systemGroup(iago, 'role:members') } })), bad('Insufficient permission'),
+      'who may delete messages needs can_set_delete_message_policy_group as well');
+    t.equal((await iago.patch(`/streams/${VERONA}`, { can_delete_own_message_group: { new: await systemGroup(iago, 'role:members') } })).status, 200);
   });
 
   t.test('privacy and history: Zulip\'s combinations, and who learns of the channel', async (t) => {

@@ -33,7 +33,7 @@ test('organization settings', async (t) => {
       { type: 'realm', op: 'update', property: 'inline_image_preview', value: false },
     ]);
     t.match(await realmState(hamlet), {
-      realm_name: 'Elsinore', realm_description: 'A castle', realm_inline_image_preview: false, realm_digest_weekday: 4,
+      realm_name: 'Elsinore', realm_description: '<p>A castle</p>', realm_inline_image_preview: false, realm_digest_weekday: 4,
       realm_allow_message_editing: false, realm_message_content_edit_limit_seconds: null,
     });
     t.same((await iago.patch('/realm', { name: 'Elsinore' })).body, { result: 'success', msg: '' }, 'an unchanged value is not reported');
