@@ -9,7 +9,7 @@ import { checkGroupSettingValue, plannedSettingChange, settingValueForApi, type 
 import { editHistoryPolicy, realmGroupSetting, realmSetting, realmTopicsPolicy, REALM_GROUP_SETTING_DEFAULTS, type RealmRecord } from '../domain/realm.js';
 import {
   CHANNEL_VALUED_SETTINGS, checkAuthenticationMethods, checkRealmValue, forbiddenRealmGroups, OWNER_ONLY_SETTINGS,
-  parseJitsiUrl, parseTimeLimit, REALM_PROPERTIES,
+  parseJitsiUrl, parseTimeLimit, REALM_PROPERTIES, SYSTEM_GROUP_ONLY_SETTINGS,
 } from '../domain/realm-settings.js';
 import type { UserRecord } from '../domain/users.js';
 import { seeChannelById } from '../queries/channel-access.js';
@@ -72,6 +72,7 @@ function saveGroupSetting(services: Services, tx: Transaction, name: string, upd
   const planned = plannedSettingChange(update, current, facts.nobodyGroupId);
   if (planned === undefined) return;
   const value = checkGroupSettingValue(name, forbiddenRealmGroups(name), planned, facts);
+  if (SYSTEM_GROUP_ONLY_SETTINGS.has(name) && (typeof value !== 'number' || !org.groups.group(value)?.isSystemGroup)) throw badRequest(`'${name}' must be a system user group.`);
   org.saveRealm({ ...org.realm, settings: { ...org.realm.settings, [name]: value } }, tx);
   const shown = settingValueForApi(value, facts.isActiveUser);
   tx.emit({ type: 'realm', op: 'update_dict', property: 'default', data: { [name]: shown } }, everyone(services));

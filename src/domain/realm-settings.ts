@@ -94,6 +94,9 @@ export const REALM_GROUP_SETTING_ALLOWS_EVERYONE: Readonly<Record<string, boolea
   direct_message_permission_group: true,
 };
 
+/** Settings that must be one system group, not a combination (Zulip's require_system_group). */
+export const SYSTEM_GROUP_ONLY_SETTINGS = new Set(['can_access_all_users_group', 'can_create_web_public_channel_group']);
+
 /** The system groups an organization group setting may not hold. */
 export function forbiddenRealmGroups(name: string): string[] {
   // Who may see all users is either everyone or the members (Zulip's allowed_system_groups).

@@ -85,6 +85,8 @@ test('organization settings', async (t) => {
     t.same(error(await iago.patch('/realm', { can_create_public_channel_group: { new: everyone } })),
       bad("'can_create_public_channel_group' setting cannot be set to 'role:everyone' group."));
     t.same(error(await iago.patch('/realm', { can_manage_all_groups: { new: admins } })), bad('Must be an organization owner'));
+    t.same(error(await iago.patch('/realm', { can_access_all_users_group: { new: admins } })), bad("'can_access_all_users_group' setting cannot be set to 'role:administrators' group."));
+    t.same(error(await iago.patch('/realm', { can_access_all_users_group: { new: { direct_members: [4], direct_subgroups: [] } } })), bad("'can_access_all_users_group' must be a system user group."));
     const answer = await iago.patch('/realm', { can_create_public_channel_group: { new: admins, old: members } });
     t.same(answer.body, { result: 'success', msg: '', can_create_public_channel_group: admins });
     t.same((await take(watcher)).map((e) => [e.op, e.data]), [['update_dict', { can_create_public_channel_group: admins }]]);
