@@ -19,6 +19,8 @@ import { loadUws } from './http/native.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { compileValidators } from './http/validation.js';
 import { createLogger } from './log.js';
+import { unusable } from './startup-failure.js';
+import { clientAddress } from './domain/ip-ranges.js';
 import { openControlChannel } from './ops/control.js';
 import { healthCheck } from './ops/health.js';
 import { emojiDataFile } from './queries/emoji-data.js';
@@ -55,7 +57,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? { now: () => Date.now() };
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
 
-  const db = await Database.open(config.dataDir, { sync: config.sync });
+  const db = await Database.open(config.dataDir, { sync: config.sync }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   const counters = new Counters(db);
   const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
   const services = await buildServices({ config, logger, db, counters, org, clock });
@@ -105,9 +107,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     health: healthCheck(services),
     staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
     pages,
+    clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, config.trustedProxies),
   });
-  const port = await front.listen(config.host, config.port);
-  const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));
+  let port: number;
+  let metricsEndpoint: Awaited<ReturnType<typeof serveMetrics>> | undefined;
+  try {
+    port = await front.listen(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port), `cannot listen on ${config.host}:${config.port}: the port is in use (another Parley, or another program), or the address is not this machine's`));
+    metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort))));
+  } catch (error) {
+    // Nothing was served: what started stops, and the database closes, before the error is told.
+    front.stopAccepting();
+    await Promise.all([services.scheduler.stop(), housekeeping.stop(), queues.close()]);
+    actors.stopAll();
+    await db.close();
+    throw error;
+  }
   const control = await openControlChannel(
     config.dataDir,
     {
@@ -132,6 +146,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     routes: front.served(),
     stop() {
       stopping ??= (async () => {
+        // A load balancer polling /health sees 503 "stopping" while requests are still served, then the doors close.
+        front.drain();
+        if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
         front.stopAccepting();
         // No new backups; one in flight fails when the database closes, and leaves nothing behind.
         const controlClosed = control.close();
