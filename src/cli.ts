@@ -4,15 +4,18 @@
  * except for `backup`, which asks a running server through its control socket.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { changeRole, createAccount, regenerateApiKey, setPassword } from './actions/accounts.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { subscribeUsers } from './actions/subscriptions.js';
 import { buildServices } from './wiring.js';
 import { pino } from 'pino';
-import { configFromEnv } from './config.js';
-import { generatePassword, hashPassword } from './domain/credentials.js';
+import { configFromEnv, type Config } from './config.js';
+import { generatePassword, hashPassword, isLongEnoughPassword, MIN_PASSWORD_LENGTH, PASSWORD_TOO_WEAK } from './domain/credentials.js';
+import { checkNewUser } from './actions/users.js';
+import { setOrganizationProfile } from './actions/organization-profile.js';
+import { Organization } from './store/organization.js';
 import { Role } from './domain/roles.js';
 import { ControlUnavailable, requestBackup } from './ops/control.js';
 import { writeBackup, type BackupResult } from './store/backup.js';
@@ -44,14 +47,24 @@ commands:
   api-key --email E [--regenerate]                print (or replace) a user's API key
   list-users                                      list every user and bot
   outbox                                          print the mail kept because no SMTP server is configured
-  backup <dir>                                    write a consistent copy of the data to <dir> (new or empty),
-                                                  through the running server if there is one
+  organization [--name N] [--description D]       show the organization's name and description, or change them
+  backup <dir>                                    write a consistent copy of the data and the uploaded files to
+                                                  <dir> (new or empty), through the running server if there is one
 
 environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL (see README.md for SMTP)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
+}
+
+/** Runs a rule check; an ApiError (or any error) it throws ends the command with its message. */
+function refusedAs<T>(command: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    fail(`${command} refused: ${(error as Error).message}`);
+  }
 }
 
 function roleOf(name: string | undefined): Role {
@@ -71,6 +84,7 @@ async function main(): Promise<void> {
       demo: { type: 'boolean' },
       regenerate: { type: 'boolean' },
       revoke: { type: 'boolean' },
+      description: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -79,13 +93,26 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
-  const config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+  let config: Config;
+  try {
+    config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+  } catch (error) {
+    fail((error as Error).message);
+  }
   if (command === 'backup') return backup(config.dataDir, positionals[1]);
+  // Only `init` creates an organization: any other command on a mistyped directory would leave a new one there.
+  const where = `${resolve(config.dataDir)} (PARLEY_DATA_DIR)`;
+  const noOrganization = `no organization in ${where}: check the path, or create one with 'init' (or by starting the server there)`;
+  if (command !== 'init' && !existsSync(join(config.dataDir, 'CURRENT'))) fail(noOrganization);
   let db: Database;
   try {
     db = await Database.open(config.dataDir, { sync: true });
   } catch (error) {
     fail(`cannot open ${config.dataDir} (is the server running?): ${(error as Error).message}`);
+  }
+  if (command !== 'init' && (await Organization.firstId(db)) === undefined) {
+    await db.close();
+    fail(noOrganization);
   }
   const counters = new Counters(db);
   const print = (line: string) => process.stdout.write(line + '\n');
@@ -109,9 +136,11 @@ async function main(): Promise<void> {
       break;
     case 'create-user': {
       if (!values.email || !values.name) fail('--email and --name are required');
+      // The API's rules (POST /users): address syntax, a free address, the name, the password minimum.
+      const { email, fullName } = refusedAs('create-user', () => checkNewUser(org, { email: values.email!, fullName: values.name!, password: values.password }));
       const password = values.password ?? generatePassword();
       const passwordHash = await hashPassword(password);
-      const user = createAccount(org, counters, tx, { email: values.email, fullName: values.name, role: roleOf(values.role), passwordHash, nowMs: Date.now() });
+      const user = createAccount(org, counters, tx, { email, fullName, role: roleOf(values.role), passwordHash, nowMs: Date.now() });
       subscribeUsers(services, tx, [user], [...org.channels.all()].filter((channel) => channel.isDefault));
       print(`created user ${user.id} ${user.deliveryEmail}`);
       if (!values.password) print(`password: ${password}`);
@@ -135,6 +164,7 @@ async function main(): Promise<void> {
       break;
     }
     case 'reset-password': {
+      if (values.password !== undefined && !isLongEnoughPassword(values.password)) fail(`reset-password refused: ${PASSWORD_TOO_WEAK} (at least ${MIN_PASSWORD_LENGTH} characters)`);
       const password = values.password ?? generatePassword();
       const user = await setPassword(org, tx, userByEmail(), password);
       print(`new password for ${user.deliveryEmail}: ${password}`);
@@ -144,6 +174,12 @@ async function main(): Promise<void> {
       let user = userByEmail();
       if (values.regenerate) user = regenerateApiKey(org, tx, user);
       print(user.apiKey);
+      break;
+    }
+    case 'organization': {
+      const realm = refusedAs('organization', () => setOrganizationProfile(org, tx, { name: values.name, description: values.description }));
+      print(`name: ${realm.name}`);
+      print(`description: ${realm.description}`);
       break;
     }
     case 'list-users':

@@ -22,6 +22,7 @@ import { createLogger } from './log.js';
 import { unusable } from './startup-failure.js';
 import { clientAddress } from './domain/ip-ranges.js';
 import { openControlChannel } from './ops/control.js';
+import { probePort } from './ops/port-probe.js';
 import { healthCheck } from './ops/health.js';
 import { emojiDataFile } from './queries/emoji-data.js';
 import { filesInUse } from './queries/stored-files.js';
@@ -57,6 +58,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? { now: () => Date.now() };
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
 
+  await probePort(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port)));
+  if (config.metricsPort !== undefined) await probePort(config.host, config.metricsPort).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort)));
   const db = await Database.open(config.dataDir, { sync: config.sync }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   const counters = new Counters(db);
   const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
