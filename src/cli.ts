@@ -19,6 +19,8 @@ import { Organization } from './store/organization.js';
 import { Role } from './domain/roles.js';
 import { ControlUnavailable, requestBackup } from './ops/control.js';
 import { writeBackup, type BackupResult } from './store/backup.js';
+import { UPLOADS_DIR } from './store/backup-files.js';
+import { FileStore } from './store/files.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
 import { Transaction } from './store/transaction.js';
@@ -227,7 +229,7 @@ async function backup(dataDir: string, dir: string | undefined): Promise<void> {
     }
     via = 'the data directory (no server running)';
     try {
-      result = await writeBackup(db, dir);
+      result = await writeBackup(db, dir, new FileStore(join(dataDir, UPLOADS_DIR)));
     } catch (backupError) {
       fail(`backup failed: ${(backupError as Error).message}`);
     } finally {
@@ -236,8 +238,8 @@ async function backup(dataDir: string, dir: string | undefined): Promise<void> {
   }
   process.stdout.write(
     `backup of ${dataDir} written to ${result.dir} from ${via}: ${result.entries} entries ` +
-      `(${result.omitted} of event queues left out), ` +
-      `${(result.bytes / 1048576).toFixed(1)} MiB in ${result.seconds.toFixed(2)} s\n`,
+      `(${result.omitted} of event queues left out) and ${result.files} uploaded file${result.files === 1 ? '' : 's'} ` +
+      `(${((result.bytes + result.fileBytes) / 1048576).toFixed(1)} MiB) in ${result.seconds.toFixed(2)} s\n`,
   );
 }
 

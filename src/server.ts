@@ -129,7 +129,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     config.dataDir,
     {
       backup: async (dir) => {
-        const result = await writeBackup(db, dir);
+        const result = await writeBackup(db, dir, services.files);
         metrics?.backupDone(result, Date.now());
         logger.info({ dir: result.dir, entries: result.entries, seconds: result.seconds }, 'backup written');
         return result;
