@@ -55,6 +55,8 @@ commands:
 
 environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL (see README.md for SMTP)`;
 
+const print = (line: string) => process.stdout.write(line + '\n');
+
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
@@ -102,7 +104,18 @@ async function main(): Promise<void> {
     fail((error as Error).message);
   }
   if (command === 'backup') return backup(config.dataDir, positionals[1]);
-  // Only `init` creates an organization: any other command on a mistyped directory would leave a new one there.
+  const { db, org, services, counters } = await openOrganization(config, command);
+  const tx = new Transaction();
+  await runCommand(command, values, { config, org, services, counters }, tx);
+  if (!tx.isEmpty) await services.commit(tx);
+  await db.close();
+}
+
+/**
+ * Opens the data directory and its organization, refusing (and creating nothing) when there is
+ * none: only `init` creates one, so a mistyped directory never gets a new organization.
+ */
+async function openOrganization(config: Config, command: string) {
   const where = `${resolve(config.dataDir)} (PARLEY_DATA_DIR)`;
   const noOrganization = `no organization in ${where}: check the path, or create one with 'init' (or by starting the server there)`;
   if (command !== 'init' && !existsSync(join(config.dataDir, 'CURRENT'))) fail(noOrganization);
@@ -110,14 +123,14 @@ async function main(): Promise<void> {
   try {
     db = await Database.open(config.dataDir, { sync: true });
   } catch (error) {
-    fail(`cannot open ${config.dataDir} (is the server running?): ${(error as Error).message}`);
+    // The message names the directory and why (locked by a running server, not writable).
+    fail(`cannot open the data directory ${(error as Error).message}`);
   }
   if (command !== 'init' && (await Organization.firstId(db)) === undefined) {
     await db.close();
     fail(noOrganization);
   }
   const counters = new Counters(db);
-  const print = (line: string) => process.stdout.write(line + '\n');
   const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, Date.now(), print);
   const logger = pino({ level: 'warn' }, pino.destination(2));
   const services = await buildServices({ config, logger, db, counters, org, clock: { now: () => Date.now() } });
@@ -125,13 +138,34 @@ async function main(): Promise<void> {
     seedOrganization(services, pending, demo);
     await services.commit(pending);
   }
+  return { db, org, services, counters };
+}
+
+interface Values {
+  email?: string;
+  name?: string;
+  role?: string;
+  password?: string;
+  demo?: boolean;
+  regenerate?: boolean;
+  revoke?: boolean;
+  description?: string;
+}
+interface Session {
+  config: Config;
+  org: Organization;
+  services: Awaited<ReturnType<typeof buildServices>>;
+  counters: Counters;
+}
+
+/** One admin command; its writes go into `tx`, committed by the caller. */
+async function runCommand(command: string, values: Values, { config, org, services, counters }: Session, tx: Transaction): Promise<void> {
   const userByEmail = () => {
     if (!values.email) fail('--email is required');
     const user = org.users.byEmail(values.email);
     if (!user) fail(`no user with email ${values.email}`);
     return user;
   };
-  const tx = new Transaction();
   switch (command) {
     case 'init':
       print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
@@ -190,25 +224,27 @@ async function main(): Promise<void> {
         print(`${user.id}\t${user.deliveryEmail}\t${user.fullName}\t${kind}${user.isActive ? '' : '\t(deactivated)'}`);
       }
       break;
-    case 'outbox': {
-      const mails = await services.outbox.list();
-      for (const mail of mails) {
-        print(`--- mail ${mail.id}, queued ${new Date(mail.queuedAt * 1000).toISOString()}`);
-        print(`From: ${mail.from}`);
-        print(`To: ${mail.to}`);
-        print(`Subject: ${mail.subject}`);
-        print('');
-        print(mail.text);
-        print('');
-      }
-      print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
+    case 'outbox':
+      await printOutbox(services);
       break;
-    }
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }
-  if (!tx.isEmpty) await services.commit(tx);
-  await db.close();
+}
+
+/** The mail kept in the store because no SMTP server is configured, links included. */
+async function printOutbox(services: Session['services']): Promise<void> {
+  const mails = await services.outbox.list();
+  for (const mail of mails) {
+    print(`--- mail ${mail.id}, queued ${new Date(mail.queuedAt * 1000).toISOString()}`);
+    print(`From: ${mail.from}`);
+    print(`To: ${mail.to}`);
+    print(`Subject: ${mail.subject}`);
+    print('');
+    print(mail.text);
+    print('');
+  }
+  print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
 }
 
 /** Asks the running server for the backup; without one, reads the data directory itself. */
