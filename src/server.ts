@@ -112,19 +112,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     pages,
     clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, config.trustedProxies),
   });
-  let port: number;
-  let metricsEndpoint: Awaited<ReturnType<typeof serveMetrics>> | undefined;
-  try {
-    port = await front.listen(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port), `cannot listen on ${config.host}:${config.port}: the port is in use (another Parley, or another program), or the address is not this machine's`));
-    metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort))));
-  } catch (error) {
+  const { port, metricsEndpoint } = await listenOrAbandon(front, metrics, config, logger, async () => {
     // Nothing was served: what started stops, and the database closes, before the error is told.
-    front.stopAccepting();
     await Promise.all([services.scheduler.stop(), housekeeping.stop(), queues.close()]);
     actors.stopAll();
     await db.close();
-    throw error;
-  }
+  });
   const control = await openControlChannel(
     config.dataDir,
     {
@@ -170,4 +163,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       return stopping;
     },
   };
+}
+
+/**
+ * Listens on the API port, then the metrics port. A port that cannot be had is its setting's
+ * ConfigError (the exclusive bind loses a race the start-up probe won), told once `abandon` has
+ * stopped what had started.
+ */
+async function listenOrAbandon(front: HttpFront<UserRecord>, metrics: ServerMetrics | undefined, config: Config, logger: Logger, abandon: () => Promise<void>) {
+  try {
+    const port = await front.listen(config.host, config.port)
+      .catch(unusable('PARLEY_PORT', String(config.port), `cannot listen on ${config.host}:${config.port}: the port is in use (another Parley, or another program)`));
+    const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort))));
+    return { port, metricsEndpoint };
+  } catch (error) {
+    front.stopAccepting();
+    await abandon();
+    throw error;
+  }
 }
