@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { createAccount, createOrganization } from './actions/accounts.js';
 import { generatePassword, hashPassword } from './domain/credentials.js';
 import { Role } from './domain/roles.js';
-import { DEMO_CHANNELS, DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
+import { DEMO_CHANNELS, DEMO_ORGANIZATION_DESCRIPTION, DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
 import { createChannel, subscribeUsers } from './actions/subscriptions.js';
 import type { Services } from './services.js';
 import type { Counters } from './store/counters.js';
@@ -33,11 +33,12 @@ export async function loadOrCreateOrganization(
   if (existing !== undefined) {
     const org = await Organization.load(db, existing, config.externalUrl);
     if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);
+    if (config.demo) print(`PARLEY_DEMO=1 is ignored: ${config.dataDir} already holds the organization '${org.realm.name}' (the demo is created only in an empty data directory).`);
     return { org, demo: false };
   }
   const tx = new Transaction();
   if (config.demo) {
-    const org = createOrganization(counters, tx, { name: DEMO_ORGANIZATION_NAME, url: config.externalUrl, nowMs });
+    const org = createOrganization(counters, tx, { name: DEMO_ORGANIZATION_NAME, description: DEMO_ORGANIZATION_DESCRIPTION, url: config.externalUrl, nowMs });
     // Hash in parallel (scrypt runs on the thread pool), then create in order so ids follow the list.
     const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
     for (const [i, u] of DEMO_USERS.entries()) {

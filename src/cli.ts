@@ -4,18 +4,23 @@
  * except for `backup`, which asks a running server through its control socket.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { changeRole, createAccount, regenerateApiKey, setPassword } from './actions/accounts.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { subscribeUsers } from './actions/subscriptions.js';
 import { buildServices } from './wiring.js';
 import { pino } from 'pino';
-import { configFromEnv } from './config.js';
-import { generatePassword, hashPassword } from './domain/credentials.js';
+import { configFromEnv, type Config } from './config.js';
+import { generatePassword, hashPassword, isLongEnoughPassword, MIN_PASSWORD_LENGTH, PASSWORD_TOO_WEAK } from './domain/credentials.js';
+import { checkNewUser } from './actions/users.js';
+import { setOrganizationProfile } from './actions/organization-profile.js';
+import { Organization } from './store/organization.js';
 import { Role } from './domain/roles.js';
 import { ControlUnavailable, requestBackup } from './ops/control.js';
 import { writeBackup, type BackupResult } from './store/backup.js';
+import { UPLOADS_DIR } from './store/backup-files.js';
+import { FileStore } from './store/files.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
 import { Transaction } from './store/transaction.js';
@@ -44,14 +49,26 @@ commands:
   api-key --email E [--regenerate]                print (or replace) a user's API key
   list-users                                      list every user and bot
   outbox                                          print the mail kept because no SMTP server is configured
-  backup <dir>                                    write a consistent copy of the data to <dir> (new or empty),
-                                                  through the running server if there is one
+  organization [--name N] [--description D]       show the organization's name and description, or change them
+  backup <dir>                                    write a consistent copy of the data and the uploaded files to
+                                                  <dir> (new or empty), through the running server if there is one
 
 environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL (see README.md for SMTP)`;
+
+const print = (line: string) => process.stdout.write(line + '\n');
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
+}
+
+/** Runs a rule check; an ApiError (or any error) it throws ends the command with its message. */
+function refusedAs<T>(command: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    fail(`${command} refused: ${(error as Error).message}`);
+  }
 }
 
 function roleOf(name: string | undefined): Role {
@@ -71,6 +88,7 @@ async function main(): Promise<void> {
       demo: { type: 'boolean' },
       regenerate: { type: 'boolean' },
       revoke: { type: 'boolean' },
+      description: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -79,16 +97,40 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE + '\n');
     return;
   }
-  const config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+  let config: Config;
+  try {
+    config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+  } catch (error) {
+    fail((error as Error).message);
+  }
   if (command === 'backup') return backup(config.dataDir, positionals[1]);
+  const { db, org, services, counters } = await openOrganization(config, command);
+  const tx = new Transaction();
+  await runCommand(command, values, { config, org, services, counters }, tx);
+  if (!tx.isEmpty) await services.commit(tx);
+  await db.close();
+}
+
+/**
+ * Opens the data directory and its organization, refusing (and creating nothing) when there is
+ * none: only `init` creates one, so a mistyped directory never gets a new organization.
+ */
+async function openOrganization(config: Config, command: string) {
+  const where = `${resolve(config.dataDir)} (PARLEY_DATA_DIR)`;
+  const noOrganization = `no organization in ${where}: check the path, or create one with 'init' (or by starting the server there)`;
+  if (command !== 'init' && !existsSync(join(config.dataDir, 'CURRENT'))) fail(noOrganization);
   let db: Database;
   try {
     db = await Database.open(config.dataDir, { sync: true });
   } catch (error) {
-    fail(`cannot open ${config.dataDir} (is the server running?): ${(error as Error).message}`);
+    // The message names the directory and why (locked by a running server, not writable).
+    fail(`cannot open the data directory ${(error as Error).message}`);
+  }
+  if (command !== 'init' && (await Organization.firstId(db)) === undefined) {
+    await db.close();
+    fail(noOrganization);
   }
   const counters = new Counters(db);
-  const print = (line: string) => process.stdout.write(line + '\n');
   const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, Date.now(), print);
   const logger = pino({ level: 'warn' }, pino.destination(2));
   const services = await buildServices({ config, logger, db, counters, org, clock: { now: () => Date.now() } });
@@ -96,22 +138,45 @@ async function main(): Promise<void> {
     seedOrganization(services, pending, demo);
     await services.commit(pending);
   }
+  return { db, org, services, counters };
+}
+
+interface Values {
+  email?: string;
+  name?: string;
+  role?: string;
+  password?: string;
+  demo?: boolean;
+  regenerate?: boolean;
+  revoke?: boolean;
+  description?: string;
+}
+interface Session {
+  config: Config;
+  org: Organization;
+  services: Awaited<ReturnType<typeof buildServices>>;
+  counters: Counters;
+}
+
+/** One admin command; its writes go into `tx`, committed by the caller. */
+async function runCommand(command: string, values: Values, { config, org, services, counters }: Session, tx: Transaction): Promise<void> {
   const userByEmail = () => {
     if (!values.email) fail('--email is required');
     const user = org.users.byEmail(values.email);
     if (!user) fail(`no user with email ${values.email}`);
     return user;
   };
-  const tx = new Transaction();
   switch (command) {
     case 'init':
       print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
       break;
     case 'create-user': {
       if (!values.email || !values.name) fail('--email and --name are required');
+      // The API's rules (POST /users): address syntax, a free address, the name, the password minimum.
+      const { email, fullName } = refusedAs('create-user', () => checkNewUser(org, { email: values.email!, fullName: values.name!, password: values.password }));
       const password = values.password ?? generatePassword();
       const passwordHash = await hashPassword(password);
-      const user = createAccount(org, counters, tx, { email: values.email, fullName: values.name, role: roleOf(values.role), passwordHash, nowMs: Date.now() });
+      const user = createAccount(org, counters, tx, { email, fullName, role: roleOf(values.role), passwordHash, nowMs: Date.now() });
       subscribeUsers(services, tx, [user], [...org.channels.all()].filter((channel) => channel.isDefault));
       print(`created user ${user.id} ${user.deliveryEmail}`);
       if (!values.password) print(`password: ${password}`);
@@ -135,6 +200,7 @@ async function main(): Promise<void> {
       break;
     }
     case 'reset-password': {
+      if (values.password !== undefined && !isLongEnoughPassword(values.password)) fail(`reset-password refused: ${PASSWORD_TOO_WEAK} (at least ${MIN_PASSWORD_LENGTH} characters)`);
       const password = values.password ?? generatePassword();
       const user = await setPassword(org, tx, userByEmail(), password);
       print(`new password for ${user.deliveryEmail}: ${password}`);
@@ -146,31 +212,39 @@ async function main(): Promise<void> {
       print(user.apiKey);
       break;
     }
+    case 'organization': {
+      const realm = refusedAs('organization', () => setOrganizationProfile(org, tx, { name: values.name, description: values.description }));
+      print(`name: ${realm.name}`);
+      print(`description: ${realm.description}`);
+      break;
+    }
     case 'list-users':
       for (const user of org.users.all()) {
         const kind = user.isBot ? 'bot' : (Object.entries(ROLE_NAMES).find(([, r]) => r === user.role)?.[0] ?? String(user.role));
         print(`${user.id}\t${user.deliveryEmail}\t${user.fullName}\t${kind}${user.isActive ? '' : '\t(deactivated)'}`);
       }
       break;
-    case 'outbox': {
-      const mails = await services.outbox.list();
-      for (const mail of mails) {
-        print(`--- mail ${mail.id}, queued ${new Date(mail.queuedAt * 1000).toISOString()}`);
-        print(`From: ${mail.from}`);
-        print(`To: ${mail.to}`);
-        print(`Subject: ${mail.subject}`);
-        print('');
-        print(mail.text);
-        print('');
-      }
-      print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
+    case 'outbox':
+      await printOutbox(services);
       break;
-    }
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }
-  if (!tx.isEmpty) await services.commit(tx);
-  await db.close();
+}
+
+/** The mail kept in the store because no SMTP server is configured, links included. */
+async function printOutbox(services: Session['services']): Promise<void> {
+  const mails = await services.outbox.list();
+  for (const mail of mails) {
+    print(`--- mail ${mail.id}, queued ${new Date(mail.queuedAt * 1000).toISOString()}`);
+    print(`From: ${mail.from}`);
+    print(`To: ${mail.to}`);
+    print(`Subject: ${mail.subject}`);
+    print('');
+    print(mail.text);
+    print('');
+  }
+  print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
 }
 
 /** Asks the running server for the backup; without one, reads the data directory itself. */
@@ -191,7 +265,7 @@ async function backup(dataDir: string, dir: string | undefined): Promise<void> {
     }
     via = 'the data directory (no server running)';
     try {
-      result = await writeBackup(db, dir);
+      result = await writeBackup(db, dir, new FileStore(join(dataDir, UPLOADS_DIR)));
     } catch (backupError) {
       fail(`backup failed: ${(backupError as Error).message}`);
     } finally {
@@ -200,8 +274,8 @@ async function backup(dataDir: string, dir: string | undefined): Promise<void> {
   }
   process.stdout.write(
     `backup of ${dataDir} written to ${result.dir} from ${via}: ${result.entries} entries ` +
-      `(${result.omitted} of event queues left out), ` +
-      `${(result.bytes / 1048576).toFixed(1)} MiB in ${result.seconds.toFixed(2)} s\n`,
+      `(${result.omitted} of event queues left out) and ${result.files} uploaded file${result.files === 1 ? '' : 's'} ` +
+      `(${((result.bytes + result.fileBytes) / 1048576).toFixed(1)} MiB) in ${result.seconds.toFixed(2)} s\n`,
   );
 }
 

@@ -1,4 +1,9 @@
-/** Every setting of the server: its environment variable and its default. */
+/**
+ * Every setting of the server: its environment variable, its default and what it may be. A value
+ * it may not take is a ConfigError (see config-values.ts), thrown before anything starts.
+ */
+import { flag, host as hostSetting, httpUrl, integer, oneOf, seconds, ConfigError, type Env } from './config-values.js';
+import { parseRange, type IpRange } from './domain/ip-ranges.js';
 
 export interface Config {
   host: string;
@@ -34,6 +39,10 @@ export interface Config {
   invitationValidityMinutes: number;
   /** Invitation mails an organization may send per day; 0: no limit (Zulip's self-hosted default). */
   invitesDailyMax: number;
+  /** On SIGTERM, `/health` answers 503 for this long (requests still served) before the server stops accepting. */
+  drainSeconds: number;
+  /** Peers whose X-Forwarded-For names the client (reverse proxies); empty: the peer is the client. */
+  trustedProxies: readonly IpRange[];
 }
 
 export interface SmtpSettings {
@@ -45,32 +54,32 @@ export interface SmtpSettings {
   password: string | undefined;
 }
 
-type Env = Record<string, string | undefined>;
-
-function int(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got '${raw}'`);
-  return value;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  return !['0', 'false', 'no', 'off'].includes(raw.toLowerCase());
-}
-
 /** A domain for the default sender address: the host when it is a name, else the reserved example domain. */
 function mailHost(host: string): string {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'example.com';
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const MAX_PORT = 65535;
+
+/** PARLEY_TRUSTED_PROXIES: addresses and CIDR ranges, separated by commas or spaces. */
+function trustedProxies(env: Env): IpRange[] {
+  const raw = env.PARLEY_TRUSTED_PROXIES ?? '';
+  const ranges: IpRange[] = [];
+  for (const entry of raw.split(/[\s,]+/).filter((part) => part !== '')) {
+    const range = parseRange(entry);
+    if (!range) throw new ConfigError('PARLEY_TRUSTED_PROXIES', raw, `IP addresses or CIDR ranges separated by commas ('${entry}' is neither), such as 127.0.0.1,10.0.0.0/8`);
+    ranges.push(range);
+  }
+  return ranges;
+}
+
 export function configFromEnv(env: Env = process.env): Config {
-  const host = env.PARLEY_HOST || '127.0.0.1';
-  const port = int(env, 'PARLEY_PORT', 9991);
+  const host = hostSetting(env, 'PARLEY_HOST', '127.0.0.1');
+  const port = integer(env, 'PARLEY_PORT', 9991, 1, MAX_PORT);
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  const externalUrl = (env.PARLEY_EXTERNAL_URL || `http://${urlHost}:${port}`).replace(/\/+$/, '');
+  const externalUrl = httpUrl(env, 'PARLEY_EXTERNAL_URL') ?? `http://${urlHost}:${port}`;
+  const smtpSecure = flag(env, 'PARLEY_SMTP_SECURE', false);
   return {
     host,
     port,
@@ -79,26 +88,29 @@ export function configFromEnv(env: Env = process.env): Config {
     demo: flag(env, 'PARLEY_DEMO', false),
     sync: flag(env, 'PARLEY_SYNC', true),
     rateLimit: flag(env, 'PARLEY_RATE_LIMIT', true),
-    bodyLimitBytes: int(env, 'PARLEY_BODY_LIMIT', 1024 * 1024),
-    logLevel: env.PARLEY_LOG_LEVEL || 'warn',
-    heartbeatSeconds: int(env, 'PARLEY_HEARTBEAT_SECONDS', 50),
-    queueIdleSeconds: int(env, 'PARLEY_QUEUE_IDLE_SECONDS', 600),
-    sweepSeconds: int(env, 'PARLEY_SWEEP_SECONDS', 60),
-    metricsPort: env.PARLEY_METRICS_PORT ? int(env, 'PARLEY_METRICS_PORT', 0) : undefined,
-    pushBouncerUrl: env.PARLEY_PUSH_BOUNCER_URL ? env.PARLEY_PUSH_BOUNCER_URL.replace(/\/+$/, '') : undefined,
+    bodyLimitBytes: integer(env, 'PARLEY_BODY_LIMIT', 1024 * 1024, 1024),
+    logLevel: oneOf(env, 'PARLEY_LOG_LEVEL', 'warn', LOG_LEVELS),
+    heartbeatSeconds: seconds(env, 'PARLEY_HEARTBEAT_SECONDS', 50, 0.1),
+    queueIdleSeconds: seconds(env, 'PARLEY_QUEUE_IDLE_SECONDS', 600, 1),
+    sweepSeconds: seconds(env, 'PARLEY_SWEEP_SECONDS', 60, 0.1),
+    // 0: any free port (the tests' choice).
+    metricsPort: env.PARLEY_METRICS_PORT ? integer(env, 'PARLEY_METRICS_PORT', 0, 0, MAX_PORT) : undefined,
+    pushBouncerUrl: httpUrl(env, 'PARLEY_PUSH_BOUNCER_URL'),
     pushBouncerServerUuid: env.PARLEY_PUSH_BOUNCER_SERVER_UUID || '',
     pushBouncerServerKey: env.PARLEY_PUSH_BOUNCER_SERVER_KEY || '',
     smtp: env.PARLEY_SMTP_HOST
       ? {
-          host: env.PARLEY_SMTP_HOST,
-          port: int(env, 'PARLEY_SMTP_PORT', flag(env, 'PARLEY_SMTP_SECURE', false) ? 465 : 587),
-          secure: flag(env, 'PARLEY_SMTP_SECURE', false),
+          host: hostSetting(env, 'PARLEY_SMTP_HOST', ''),
+          port: integer(env, 'PARLEY_SMTP_PORT', smtpSecure ? 465 : 587, 1, MAX_PORT),
+          secure: smtpSecure,
           user: env.PARLEY_SMTP_USER || undefined,
           password: env.PARLEY_SMTP_PASSWORD || undefined,
         }
       : undefined,
     mailFrom: env.PARLEY_MAIL_FROM || `noreply@${mailHost(new URL(externalUrl).hostname)}`,
-    invitationValidityMinutes: int(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400),
-    invitesDailyMax: int(env, 'PARLEY_INVITES_DAILY_MAX', 0),
+    invitationValidityMinutes: integer(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400, 1),
+    invitesDailyMax: integer(env, 'PARLEY_INVITES_DAILY_MAX', 0, 0),
+    drainSeconds: seconds(env, 'PARLEY_DRAIN_SECONDS', 5, 0, 600),
+    trustedProxies: trustedProxies(env),
   };
 }

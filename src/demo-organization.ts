@@ -3,6 +3,8 @@ import { Role } from './domain/roles.js';
 
 export const DEMO_PASSWORD = 'parley-demo';
 export const DEMO_ORGANIZATION_NAME = 'Parley Demo';
+/** The description of Zulip's development organization. */
+export const DEMO_ORGANIZATION_DESCRIPTION = 'The coolest place in the universe.';
 
 export const DEMO_USERS = [
   { email: 'desdemona@example.com', fullName: 'Desdemona', role: Role.OWNER },

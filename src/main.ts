@@ -1,6 +1,7 @@
 /** Entry point: configuration from the environment, start, and graceful shutdown on SIGTERM/SIGINT. */
 import { configFromEnv } from './config.js';
 import { startServer, type RunningServer } from './server.js';
+import { startupFailure } from './startup-failure.js';
 
 async function main(): Promise<void> {
   // Started with --expose-gc (as the benchmarks do), SIGUSR2 collects garbage so that memory
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Parley failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  const { line, exitCode } = startupFailure(error);
+  process.stderr.write(`${line}\n`);
+  process.exit(exitCode);
 });

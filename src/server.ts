@@ -19,7 +19,10 @@ import { loadUws } from './http/native.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { compileValidators } from './http/validation.js';
 import { createLogger } from './log.js';
+import { unusable } from './startup-failure.js';
+import { clientAddress } from './domain/ip-ranges.js';
 import { openControlChannel } from './ops/control.js';
+import { probePort } from './ops/port-probe.js';
 import { healthCheck } from './ops/health.js';
 import { emojiDataFile } from './queries/emoji-data.js';
 import { filesInUse } from './queries/stored-files.js';
@@ -55,7 +58,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? { now: () => Date.now() };
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
 
-  const db = await Database.open(config.dataDir, { sync: config.sync });
+  await probePort(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port)));
+  if (config.metricsPort !== undefined) await probePort(config.host, config.metricsPort).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort)));
+  const db = await Database.open(config.dataDir, { sync: config.sync }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   const counters = new Counters(db);
   const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
   const services = await buildServices({ config, logger, db, counters, org, clock });
@@ -105,14 +110,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     health: healthCheck(services),
     staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
     pages,
+    clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, config.trustedProxies),
   });
-  const port = await front.listen(config.host, config.port);
-  const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));
+  const { port, metricsEndpoint } = await listenOrAbandon(front, metrics, config, logger, async () => {
+    // Nothing was served: what started stops, and the database closes, before the error is told.
+    await Promise.all([services.scheduler.stop(), housekeeping.stop(), queues.close()]);
+    actors.stopAll();
+    await db.close();
+  });
   const control = await openControlChannel(
     config.dataDir,
     {
       backup: async (dir) => {
-        const result = await writeBackup(db, dir);
+        const result = await writeBackup(db, dir, services.files);
         metrics?.backupDone(result, Date.now());
         logger.info({ dir: result.dir, entries: result.entries, seconds: result.seconds }, 'backup written');
         return result;
@@ -132,6 +142,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     routes: front.served(),
     stop() {
       stopping ??= (async () => {
+        // A load balancer polling /health sees 503 "stopping" while requests are still served, then the doors close.
+        front.drain();
+        if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
         front.stopAccepting();
         // No new backups; one in flight fails when the database closes, and leaves nothing behind.
         const controlClosed = control.close();
@@ -150,4 +163,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       return stopping;
     },
   };
+}
+
+/**
+ * Listens on the API port, then the metrics port. A port that cannot be had is its setting's
+ * ConfigError (the exclusive bind loses a race the start-up probe won), told once `abandon` has
+ * stopped what had started.
+ */
+async function listenOrAbandon(front: HttpFront<UserRecord>, metrics: ServerMetrics | undefined, config: Config, logger: Logger, abandon: () => Promise<void>) {
+  try {
+    const port = await front.listen(config.host, config.port)
+      .catch(unusable('PARLEY_PORT', String(config.port), `cannot listen on ${config.host}:${config.port}: the port is in use (another Parley, or another program)`));
+    const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort))));
+    return { port, metricsEndpoint };
+  } catch (error) {
+    front.stopAccepting();
+    await abandon();
+    throw error;
+  }
 }

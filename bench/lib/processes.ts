@@ -120,6 +120,7 @@ export async function startParley(options: ParleyOptions): Promise<RunningProces
       PARLEY_SYNC: options.sync ? '1' : '0',
       PARLEY_RATE_LIMIT: '0',
       PARLEY_LOG_LEVEL: 'error',
+      PARLEY_DRAIN_SECONDS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

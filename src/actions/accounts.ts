@@ -18,14 +18,14 @@ import { Transaction } from '../store/transaction.js';
 export function createOrganization(
   counters: Counters,
   tx: Transaction,
-  options: { name: string; url: string; nowMs: number; settings?: Partial<RealmRecord['settings']> },
+  options: { name: string; description?: string; url: string; nowMs: number; settings?: Partial<RealmRecord['settings']> },
 ): Organization {
   const realmId = counters.nextServerId('realm', tx);
   const realm: RealmRecord = {
     id: realmId,
     stringId: '',
     name: options.name,
-    description: '',
+    description: options.description ?? '',
     deactivated: false,
     dateCreated: Math.floor(options.nowMs / 1000),
     systemGroups: {} as Record<SystemGroupName, number>,

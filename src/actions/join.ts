@@ -106,15 +106,17 @@ export function joinGroups(services: Services, tx: Transaction, userId: number, 
   }
 }
 
+/** Zulip's help center: Parley serves no /help pages of its own, so the links go to Zulip's. */
+const ZULIP_HELP = 'https://zulip.com/help';
 /** Zulip's NAVIGATION_TOUR_VIDEO_URL. */
 const TOUR_VIDEO_URL = 'https://static.zulipchat.com/static/navigation-tour-video/zulip-10.mp4';
 
 /** Zulip's initial Welcome Bot message (send_initial_direct_message), for an organization that is not a school. */
 export function welcomeText(user: Pick<UserRecord, 'role'>): string {
-  const setup = isAdmin(user.role) ? ' We also have a guide for [moving your organization to Zulip](/help/moving-to-zulip).' : '';
+  const setup = isAdmin(user.role) ? ` We also have a guide for [moving your organization to Zulip](${ZULIP_HELP}/moving-to-zulip).` : '';
   return [
     'Hello, and welcome to Zulip!👋',
-    `To learn more, check out our [getting started guide](/help/getting-started-with-zulip)!${setup}`,
+    `To learn more, check out our [getting started guide](${ZULIP_HELP}/getting-started-with-zulip)!${setup}`,
     `You can always come back to the [Welcome to Zulip video](${TOUR_VIDEO_URL}) for a quick app overview.`,
   ].join('\n\n');
 }

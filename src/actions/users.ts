@@ -12,7 +12,7 @@ import { channelObject } from '../queries/subscription-format.js';
 import { everyone, ownerCount } from '../queries/people.js';
 import { setValuesIn } from './profile-fields.js';
 import { canSeeEmail, formatUser, isValidEmail } from '../domain/users.js';
-import { hashPassword } from '../domain/credentials.js';
+import { hashPassword, isLongEnoughPassword, PASSWORD_TOO_WEAK } from '../domain/credentials.js';
 import { createAccount } from './accounts.js';
 import { subscribeUsers } from './subscriptions.js';
 
@@ -113,14 +113,24 @@ export interface NewUserRequest {
   password?: string;
 }
 
-/** `POST /users`: an administrator creates an account, subscribed to the default channels. */
-export async function createUser(services: Services, actor: UserRecord, request: NewUserRequest): Promise<UserRecord> {
-  const { org } = services;
-  if (!isAdmin(actor.role)) throw badRequest('Insufficient permission');
+/**
+ * The rules every new account meets, whoever creates it (POST /users, the admin CLI): an address
+ * of valid syntax not yet in use, a valid name, and a password (when one is given) of the minimum length.
+ */
+export function checkNewUser(org: Services['org'], request: NewUserRequest): { email: string; fullName: string } {
   const email = request.email.trim();
   if (!isValidEmail(email)) throw badRequest(`Invalid address: ${email}`);
   if (org.users.byEmail(email)) throw badRequest(`Email '${email}' already in use`);
   const fullName = checkFullName(request.fullName, LIMITS.maxFullNameLength);
+  if (request.password && !isLongEnoughPassword(request.password)) throw badRequest(PASSWORD_TOO_WEAK);
+  return { email, fullName };
+}
+
+/** `POST /users`: an administrator creates an account, subscribed to the default channels. */
+export async function createUser(services: Services, actor: UserRecord, request: NewUserRequest): Promise<UserRecord> {
+  const { org } = services;
+  if (!isAdmin(actor.role)) throw badRequest('Insufficient permission');
+  const { email, fullName } = checkNewUser(services.org, request);
   const passwordHash = request.password ? await hashPassword(request.password) : null;
   return services.write((tx) => {
     const user = createAccount(org, services.counters, tx, { email, fullName, role: Role.MEMBER, passwordHash, nowMs: services.clock.now() });

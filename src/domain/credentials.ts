@@ -57,3 +57,9 @@ export function secretsEqual(a: string, b: string): boolean {
 
 /** Zulip's PASSWORD_MIN_LENGTH (also reported as `password_min_length`). */
 export const MIN_PASSWORD_LENGTH = 6;
+
+/** The one password rule: at least MIN_PASSWORD_LENGTH characters (code points, as Zulip counts them). */
+export const isLongEnoughPassword = (password: string): boolean => [...password].length >= MIN_PASSWORD_LENGTH;
+
+/** Zulip's PASSWORD_TOO_WEAK_ERROR. */
+export const PASSWORD_TOO_WEAK = 'The password is too weak.';

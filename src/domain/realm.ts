@@ -163,9 +163,10 @@ export function realmIconUrl(stringId: string): string {
   return `https://secure.gravatar.com/avatar/${gravatarHash(stringId)}?d=identicon`;
 }
 
-/** The organization description as HTML, with Zulip's text when there is none. */
+/** The organization description as HTML; none is empty (as Zulip's), never a placeholder. */
 export function renderedRealmDescription(description: string): string {
-  const text = description.trim() || 'The coolest place in the universe.';
+  const text = description.trim();
+  if (text === '') return '';
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return `<p>${escaped}</p>`;
 }

@@ -1,4 +1,5 @@
 /** The JSON envelope of every response, and HTTP status lines. */
+import { STATUS_CODES } from 'node:http';
 import { ApiError } from '../domain/errors.js';
 import { RawJson } from '../shared/handler-result.js';
 
@@ -19,7 +20,8 @@ const STATUS_LINES: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 
-export const statusLine = (status: number): string => STATUS_LINES[status] ?? `${status} Status`;
+/** Every other status with its standard reason phrase (a used invitation's 410 Gone, for one). */
+export const statusLine = (status: number): string => STATUS_LINES[status] ?? `${status} ${STATUS_CODES[status] ?? 'Unknown'}`;
 
 const SUCCESS_OPEN = '{"result":"success","msg":""';
 

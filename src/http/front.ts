@@ -27,6 +27,8 @@ const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
  * the answer, and the client, still sending, then sees a reset instead of the answer.
  */
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+/** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT (missing from the 20.30 typings): bind without SO_REUSEPORT. */
+const LISTEN_EXCLUSIVE_PORT = 1;
 /** Route label for the observer when no route matched the path. */
 const UNMATCHED = 'unmatched';
 
@@ -128,7 +130,12 @@ export interface FrontOptions<P> {
   staticResource?: (path: string) => StaticResource | undefined;
   /** Pages outside /api/v1; their errors are answered as HTML. */
   pages?: PageRoute[];
+  /** The client's address for per-address limits, from the peer's and X-Forwarded-For (see domain/ip-ranges). */
+  clientAddress?: (peer: string, forwardedFor: string) => string;
 }
+
+/** The port is taken (by another process, or another server of this one). */
+export class PortUnavailable extends Error {}
 
 /** A public file held in memory, served with validators so that clients cache it. */
 export interface StaticResource {
@@ -202,6 +209,7 @@ export class HttpFront<P> implements DeferredWriter {
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
   private accepting = true;
+  private draining = false;
 
   constructor(private readonly options: FrontOptions<P>) {
     const add = (router: Router<Compiled<P>>, routes: readonly Route<P>[]) => {
@@ -220,8 +228,10 @@ export class HttpFront<P> implements DeferredWriter {
 
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
-        if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+      // Exclusive: uWS binds with SO_REUSEPORT otherwise, and a second server on the port would share its traffic.
+      const listen = this.app.listen as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
+      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
+        if (!socket) return reject(new PortUnavailable(`cannot listen on ${host}:${port}`));
         this.listenSocket = socket;
         resolve(this.options.uws.us_socket_local_port(socket));
       });
@@ -233,6 +243,11 @@ export class HttpFront<P> implements DeferredWriter {
     const list = (router: Router<Compiled<P>>, root: boolean) =>
       [...router.routes()].map(({ method, pattern, route: { route } }) => ({ method, path: pattern, schema: route.schema, auth: route.auth, root }));
     return [...list(this.router, false), ...list(this.rootRouter, true)];
+  }
+
+  /** Starts the drain before a stop: `/health` answers 503 "stopping" while requests are still served. */
+  drain(): void {
+    this.draining = true;
   }
 
   /** Stops accepting connections; requests in flight continue. */
@@ -314,7 +329,7 @@ export class HttpFront<P> implements DeferredWriter {
     const raw: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', raw);
 
-    const principal = this.authenticate(ex, compiled.route, authorization);
+    const principal = this.authenticate(ex, compiled.route, authorization, () => this.addressOf(ex, req));
 
     // Parsed into only for routes that take files; the others share one empty list.
     const files: UploadedFile[] = compiled.route.files ? [] : NO_FILES;
@@ -387,7 +402,7 @@ export class HttpFront<P> implements DeferredWriter {
     const form: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', form);
     const limits = this.options.rateLimits;
-    if (limits) this.applyRateLimit(ex, limits.perIp, Buffer.from(ex.res.getRemoteAddressAsText()).toString());
+    if (limits) this.applyRateLimit(ex, limits.perIp, this.addressOf(ex, req));
     const answer = () => this.answerPage(ex, route.handler({ method: wanted, params: match.params, form }));
     if (!ex.bodyPending) {
       answer();
@@ -472,7 +487,7 @@ export class HttpFront<P> implements DeferredWriter {
       const body = JSON.stringify({ result: 'error', msg: 'Method Not Allowed', allowed_methods: ['GET', 'HEAD'] });
       return this.answerAfterBody(ex, 405, body, { Allow: 'GET, HEAD' });
     }
-    const answer = this.accepting
+    const answer = this.accepting && !this.draining
       ? check()
       : { status: 503, body: { result: 'error', code: 'BAD_REQUEST', msg: 'Server is shutting down', status: 'stopping' } };
     this.answerAfterBody(ex, answer.status, JSON.stringify(answer.body), { 'Cache-Control': 'no-store' });
@@ -490,10 +505,16 @@ export class HttpFront<P> implements DeferredWriter {
     this.answerAfterBody(ex, 200, resource.body, headers);
   }
 
-  private authenticate(ex: Exchange, route: Route<P>, authorization: string): P | undefined {
+  /** The client's address, read now (`req` is invalid once the uWS callback returns). */
+  private addressOf(ex: Exchange, req: HttpRequest): string {
+    const peer = Buffer.from(ex.res.getRemoteAddressAsText()).toString();
+    return this.options.clientAddress ? this.options.clientAddress(peer, req.getHeader('x-forwarded-for')) : peer;
+  }
+
+  private authenticate(ex: Exchange, route: Route<P>, authorization: string, address: () => string): P | undefined {
     const limits = this.options.rateLimits;
     if (route.auth === 'none' || (route.auth === 'optional' && authorization === '')) {
-      if (limits) this.applyRateLimit(ex, limits.perIp, Buffer.from(ex.res.getRemoteAddressAsText()).toString());
+      if (limits) this.applyRateLimit(ex, limits.perIp, address());
       return undefined;
     }
     const principal = this.options.authenticate(authorization);

@@ -9,6 +9,7 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { BackupTargetError, type BackupResult } from '../store/backup.js';
+import { DirectoryError } from '../store/directories.js';
 
 export const CONTROL_SOCKET = 'control.sock';
 /** sun_path holds 108 bytes, its terminating NUL included. */
@@ -65,7 +66,8 @@ function listen(path: string, dataDir: string, handlers: ControlHandlers, logger
       .then(
         (result) => reply(res, 200, { result: 'success', msg: '', ...result }),
         (error: unknown) => {
-          const refused = error instanceof BackupTargetError;
+          // The target's fault (not empty, not writable): told as a refusal, naming the path.
+          const refused = error instanceof BackupTargetError || error instanceof DirectoryError;
           if (!refused) logger.error({ err: error }, 'backup failed');
           reply(res, refused ? 400 : 500, { result: 'error', msg: (error as Error).message });
         },

@@ -1,8 +1,12 @@
 /**
  * Online backup: copies one consistent snapshot of the store, entry by entry, into a new
- * LevelDB directory that a server can be started on as it is.
+ * LevelDB directory, and the uploaded files beside it (`uploads/`), so that a server can be
+ * started on it as it is.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyStoredFiles } from './backup-files.js';
+import { DirectoryError, makeDirectory, reasonOf } from './directories.js';
+import type { FileStore } from './files.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Level } from 'level';
 import type { Database, SnapshotReader } from './database.js';
@@ -16,6 +20,9 @@ export interface BackupResult {
   /** Event queue entries left out (see EVENT_STATE). */
   omitted: number;
   bytes: number;
+  /** Uploaded files copied (bytes and thumbnails), and their size. */
+  files: number;
+  fileBytes: number;
   seconds: number;
 }
 
@@ -61,17 +68,26 @@ export function checkBackupTarget(dir: string): string {
  * beside the target and renamed into place once complete and synced, so `dir` either holds a
  * whole backup or does not exist (a failed or interrupted backup leaves nothing behind).
  */
-export async function writeBackup(db: Database, dir: string): Promise<BackupResult> {
+export async function writeBackup(db: Database, dir: string, files: FileStore): Promise<BackupResult> {
   const target = checkBackupTarget(dir);
+  // Where the backup goes must exist and take a directory, or the backup fails now, naming the path.
+  const parent = makeDirectory(dirname(target));
+  const partial = join(parent, `.${basename(target)}.partial-${process.pid}-${Date.now()}`);
+  try {
+    mkdirSync(partial); // not LevelDB's recursive mkdir, which never returns on some targets (see directories.ts)
+  } catch (error) {
+    throw new DirectoryError(partial, `cannot be written: ${reasonOf(error)}`);
+  }
+  // Taken together, before any await: the files the snapshot names stay until they are copied.
   const reader = db.snapshot();
+  const releaseFiles = files.holdRemovals();
   const started = performance.now();
-  const partial = join(dirname(target), `.${basename(target)}.partial-${process.pid}-${Date.now()}`);
   let copy: Level<Buffer, Buffer> | undefined;
   let entries = 0;
   let omitted = 0;
   let bytes = 0;
+  let copied = { files: 0, bytes: 0 };
   try {
-    mkdirSync(dirname(target), { recursive: true });
     copy = new Level<Buffer, Buffer>(partial, { keyEncoding: 'buffer', valueEncoding: 'buffer', errorIfExists: true });
     await copy.open();
     // Raw entries go straight to classic-level's native batch, as Database.flush does: the public
@@ -94,6 +110,7 @@ export async function writeBackup(db: Database, dir: string): Promise<BackupResu
     }
     if (held) await native._batch(puts(held), { sync: true });
     await copy.close();
+    copied = await copyStoredFiles(files, partial);
     checkBackupTarget(target); // nobody filled it meanwhile
     // rename(2) replaces an empty directory; the parent is synced so that the new name survives a crash.
     renameSync(partial, target);
@@ -103,9 +120,10 @@ export async function writeBackup(db: Database, dir: string): Promise<BackupResu
     rmSync(partial, { recursive: true, force: true });
     throw error;
   } finally {
+    releaseFiles();
     await reader.close();
   }
-  return { dir: target, entries, omitted, bytes, seconds: (performance.now() - started) / 1000 };
+  return { dir: target, entries, omitted, bytes, files: copied.files, fileBytes: copied.bytes, seconds: (performance.now() - started) / 1000 };
 }
 
 function readAhead(reader: SnapshotReader): Promise<[Buffer, Buffer][]> {

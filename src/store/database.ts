@@ -3,7 +3,9 @@
  * disk), range scans, and group commit — every batch handed in during one event-loop turn is
  * written by a single (synced) LevelDB write.
  */
+import { resolve } from 'node:path';
 import { Level } from 'level';
+import { DirectoryError, makeDirectory } from './directories.js';
 import { decode, encode } from './codec.js';
 import type { Range } from './keys.js';
 
@@ -32,6 +34,13 @@ type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback:
 const DELETED = Symbol('deleted');
 /** The source of a rider op: never in the overlay, so the overlay is left alone after the write. */
 const RIDER = Symbol('rider');
+
+/** Why LevelDB did not open: locked by another process, or its own cause. */
+function openFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code === 'LEVEL_LOCKED') return 'the database is locked by another process (is a Parley server running on it?)';
+  return cause?.message ?? (error as Error).message;
+}
 
 export class Database {
   readonly reads: ReadCounters = { gets: 0, scanned: 0 };
@@ -63,8 +72,13 @@ export class Database {
   }
 
   static async open(path: string, options: { sync: boolean }): Promise<Database> {
-    const db = new Level<string, Uint8Array>(path, { keyEncoding: 'utf8', valueEncoding: 'view' });
-    await db.open();
+    const db = new Level<string, Uint8Array>(makeDirectory(path), { keyEncoding: 'utf8', valueEncoding: 'view' });
+    try {
+      await db.open();
+    } catch (error) {
+      // LevelDB's own message is "Database failed to open": the path and the cause are what helps.
+      throw new DirectoryError(resolve(path), openFailure(error));
+    }
     return new Database(db, options.sync);
   }
 

@@ -41,6 +41,9 @@ export class FileStore {
   private readonly held = new Map<string, number>();
   /** Writes under way by final path: a second write of the same bytes waits for the first to be durable. */
   private readonly writing = new Map<string, Promise<void>>();
+  /** Backups under way: while any runs, removals wait (see holdRemovals). */
+  private holders = 0;
+  private readonly waitingRemovals = new Map<string, (sha: string) => boolean>();
   private readonly tmp: string;
   private readonly blobs: string;
   private readonly thumbnails: string;
@@ -131,6 +134,10 @@ export class FileStore {
    */
   removeUnlessUsed(sha: string, inUse: (sha: string) => boolean): boolean {
     if (this.held.has(sha) || inUse(sha)) return false;
+    if (this.holders > 0) {
+      this.waitingRemovals.set(sha, inUse);
+      return false;
+    }
     rmSync(this.blobPath(sha), { force: true });
     const dir = join(this.thumbnails, sha.slice(0, 2));
     let names: string[] = [];
@@ -141,6 +148,34 @@ export class FileStore {
     }
     for (const name of names) if (name.startsWith(`${sha}-`)) rmSync(join(dir, name), { force: true });
     return true;
+  }
+
+  /**
+   * Keeps every stored file until the returned release is called (a backup copies the files its
+   * store snapshot names, so none may go meanwhile); removals asked for in between happen then.
+   */
+  holdRemovals(): () => void {
+    this.holders++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holders > 0) return;
+      const waiting = [...this.waitingRemovals];
+      this.waitingRemovals.clear();
+      for (const [sha, inUse] of waiting) this.removeUnlessUsed(sha, inUse);
+    };
+  }
+
+  /** The stored files (bytes and thumbnails), as paths relative to the root. */
+  async storedFiles(): Promise<string[]> {
+    const found: string[] = [];
+    for (const kind of ['blobs', 'thumbnails']) {
+      for (const dir of await readdir(join(this.root, kind)).catch(() => [] as string[])) {
+        for (const name of await readdir(join(this.root, kind, dir)).catch(() => [] as string[])) found.push(join(kind, dir, name));
+      }
+    }
+    return found;
   }
 
   /** Every stored file's hash (for the start-up sweep and the tests). */

@@ -103,6 +103,7 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
     PARLEY_SYNC: '1',
     PARLEY_HEARTBEAT_SECONDS: '2',
     PARLEY_LOG_LEVEL: 'error',
+    PARLEY_DRAIN_SECONDS: '0',
   };
   const report: CrashReport = {
     seed: options.seed,

@@ -322,8 +322,15 @@ function methodFor(route: FuzzRoute, options: MethodOptions): fc.Arbitrary<strin
 }
 
 export function requestArbitrary(pools: FuzzPools, schemas: Map<string, EndpointSchema>, options: MethodOptions = {}): fc.Arbitrary<FuzzRequest> {
+  const perRoute = routeArbitraries(pools, schemas, options);
+  // Logging in hashes a password (~0.3 s of the thread pool): that route is drawn less often.
+  return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: pools.routes[i].path === '/fetch_api_key' ? 1 : 4 })));
+}
+
+/** One arbitrary per route of `pools.routes`, in the same order: requests to that route only. */
+export function routeArbitraries(pools: FuzzPools, schemas: Map<string, EndpointSchema>, options: MethodOptions = {}): fc.Arbitrary<FuzzRequest>[] {
   // Built once per route (building arbitraries costs more than drawing from them).
-  const perRoute = pools.routes.map((route) => {
+  return pools.routes.map((route) => {
     const encoding = fc.oneof(
       { arbitrary: fc.constant<Encoding>(route.method === 'GET' ? 'query' : 'form'), weight: 12 },
       { arbitrary: fc.constantFrom<Encoding>('query', 'form', 'multipart', 'json-values', 'split'), weight: 4 },
@@ -349,8 +356,6 @@ export function requestArbitrary(pools: FuzzPools, schemas: Map<string, Endpoint
       return out;
     });
   });
-  // Logging in hashes a password (~0.3 s of the thread pool): that route is drawn less often.
-  return fc.oneof(...perRoute.map((arbitrary, i) => ({ arbitrary, weight: pools.routes[i].path === '/fetch_api_key' ? 1 : 4 })));
 }
 
 /** The request a seed stands for, given the pools at that moment. */

@@ -1,11 +1,13 @@
 /**
  * Runs fuzzed requests one after another against a server and checks every answer: no 5xx,
  * an answer at all, Zulip's envelope, the server still alive, and nothing changed by a
- * refused request. (The server runs in this process: if it aborts, so does the run.) Shared by the bounded test (test/http/fuzz.test.ts) and `npm run fuzz`.
+ * refused request. (The server runs in this process: if it aborts, so does the run.) Every route
+ * gets one request first, whatever the time budget, which bounds only the random requests after.
+ * Shared by the bounded test (test/http/fuzz.test.ts) and `npm run fuzz`.
  */
 import { describeChanges, type StateChange } from './state-digest.js';
 import fc from 'fast-check';
-import { describeRequest, requestArbitrary, toWire, type EndpointSchema, type FuzzPools, type FuzzRequest } from './fuzz-requests.js';
+import { describeRequest, requestArbitrary, routeArbitraries, toWire, type EndpointSchema, type FuzzPools, type FuzzRequest } from './fuzz-requests.js';
 
 /** A server under fuzz: where it answers, what it holds, and whether it is still there. */
 export interface FuzzTarget {
@@ -54,72 +56,41 @@ export interface FuzzOptions {
 const isLongPoll = (r: FuzzRequest) => r.route.path === '/events' && r.route.method === 'GET' && ['GET', 'HEAD'].includes(r.method.toUpperCase());
 
 const REQUEST_TIMEOUT_MS = 15_000;
+/** Requests per route in the covering part, until one succeeds. */
+const COVERAGE_TRIES = 4;
 const LONG_POLL_TIMEOUT_MS = 2_500;
 
 export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise<FuzzFigures> {
   const started = Date.now();
   const figures: FuzzFigures = { requests: 0, seconds: 0, statuses: new Map(), perRoute: new Map(), failures: [] };
-  const count = (status: string) => figures.statuses.set(status, (figures.statuses.get(status) ?? 0) + 1);
   const pools: FuzzPools = { ...(await target.pools()), messageIds: [], queueIds: [], topics: [], uploads: [] };
   await target.changes();
+
+  // Every route first, whatever the time, until one request gets through (a few tries at most):
+  // coverage depends on the seed, never on the machine's speed.
+  const perRoute = routeArbitraries(pools, options.schemas, { exclude: options.excludeMethods });
+  let index = 0;
+  for (const [route, arbitrary] of perRoute.entries()) {
+    const key = `${pools.routes[route]!.method} ${pools.routes[route]!.path}`;
+    for (let attempt = 0; attempt < COVERAGE_TRIES && !(figures.perRoute.get(key)?.succeeded ?? 0); attempt++, index++) {
+      const seed = (options.seed + index) % 2 ** 31;
+      await sendAndCheck(target, pools, figures, fc.sample(arbitrary, { seed, numRuns: 1 })[0], seed, index);
+    }
+  }
+  Object.assign(pools, await target.pools());
+  const covering = index;
+
+  // Then random requests to any route, for the time budget (which bounds this part only).
+  const randomStarted = Date.now();
   let arbitrary = requestArbitrary(pools, options.schemas, { exclude: options.excludeMethods });
-
-  for (let index = 0; index < options.requests; index++) {
-    if (options.budgetMs !== undefined && Date.now() - started > options.budgetMs) break;
+  for (; index < Math.max(options.requests, covering); index++) {
+    if (options.budgetMs !== undefined && Date.now() - randomStarted > options.budgetMs) break;
     const seed = (options.seed + index) % 2 ** 31;
+    const step = index - covering;
     // The arbitrary is rebuilt as the pools grow (ids learnt from answers, channels created).
-    if (index % 100 === 0 || index === 10) arbitrary = requestArbitrary(pools, options.schemas, { exclude: options.excludeMethods });
-    const request = fc.sample(arbitrary, { seed, numRuns: 1 })[0];
-    const fail = (property: Property, detail: string, status?: number) => figures.failures.push({ property, seed, index, request, status, detail });
-    const wire = toWire(target.url, request);
-    const longPoll = isLongPoll(request);
-    figures.requests++;
-    const routeKey = `${request.route.method} ${request.route.path}`;
-    const perRoute = figures.perRoute.get(routeKey) ?? { sent: 0, succeeded: 0 };
-    figures.perRoute.set(routeKey, perRoute);
-    perRoute.sent++;
-
-    let status: number | undefined;
-    let contentType = '';
-    let text = '';
-    try {
-      const response = await fetch(wire.url, {
-        method: wire.method,
-        headers: wire.headers,
-        body: wire.body,
-        signal: AbortSignal.timeout(longPoll ? LONG_POLL_TIMEOUT_MS : REQUEST_TIMEOUT_MS),
-      });
-      status = response.status;
-      contentType = response.headers.get('content-type') ?? '';
-      text = await response.text();
-    } catch (error) {
-      const timedOut = (error as Error).name === 'TimeoutError';
-      if (longPoll && timedOut) count('parked');
-      else if (refusedByHttpParser(wire)) {
-        // uWS 20.30 closes these before JavaScript sees them (docs/http-robustness.md): counted, not failed.
-        count('closed-by-parser');
-      } else {
-        count('no-answer');
-        fail('no-answer', String((error as Error).cause ?? error));
-      }
-    }
-    if (status === undefined) {
-      await target.changes();
-      continue;
-    }
-    count(String(status));
-    if (status >= 500) fail('5xx', text.slice(0, 300), status);
-    const envelope = envelopeProblem(request, status, contentType, text);
-    if (envelope) fail('envelope', envelope, status);
-
-    const changes = await target.changes();
-    if ((status < 200 || status >= 300) && changes.length > 0) fail('refused-changed', `${status} ${text.slice(0, 160)} → ${describeChanges(changes)}`, status);
-
-    if (status === 200) {
-      perRoute.succeeded++;
-      learn(pools, request, text);
-    }
-    if (index % 100 === 99) Object.assign(pools, await target.pools());
+    if (step % 100 === 0 || step === 10) arbitrary = requestArbitrary(pools, options.schemas, { exclude: options.excludeMethods });
+    await sendAndCheck(target, pools, figures, fc.sample(arbitrary, { seed, numRuns: 1 })[0], seed, index);
+    if (step % 100 === 99) Object.assign(pools, await target.pools());
     if (options.onProgress && index % (options.progressEvery ?? 1000) === (options.progressEvery ?? 1000) - 1) {
       figures.seconds = (Date.now() - started) / 1000;
       options.onProgress(figures);
@@ -127,6 +98,60 @@ export async function runFuzz(target: FuzzTarget, options: FuzzOptions): Promise
   }
   figures.seconds = (Date.now() - started) / 1000;
   return figures;
+}
+
+/** Sends one request and checks its answer and what it changed; learns ids from a success. */
+async function sendAndCheck(target: FuzzTarget, pools: FuzzPools, figures: FuzzFigures, request: FuzzRequest, seed: number, index: number): Promise<void> {
+  const count = (status: string) => figures.statuses.set(status, (figures.statuses.get(status) ?? 0) + 1);
+  const fail = (property: Property, detail: string, status?: number) => figures.failures.push({ property, seed, index, request, status, detail });
+  const wire = toWire(target.url, request);
+  const longPoll = isLongPoll(request);
+  figures.requests++;
+  const routeKey = `${request.route.method} ${request.route.path}`;
+  const perRoute = figures.perRoute.get(routeKey) ?? { sent: 0, succeeded: 0 };
+  figures.perRoute.set(routeKey, perRoute);
+  perRoute.sent++;
+
+  let status: number | undefined;
+  let contentType = '';
+  let text = '';
+  try {
+    const response = await fetch(wire.url, {
+      method: wire.method,
+      headers: wire.headers,
+      body: wire.body,
+      signal: AbortSignal.timeout(longPoll ? LONG_POLL_TIMEOUT_MS : REQUEST_TIMEOUT_MS),
+    });
+    status = response.status;
+    contentType = response.headers.get('content-type') ?? '';
+    text = await response.text();
+  } catch (error) {
+    const timedOut = (error as Error).name === 'TimeoutError';
+    if (longPoll && timedOut) count('parked');
+    else if (refusedByHttpParser(wire)) {
+      // uWS 20.30 closes these before JavaScript sees them (docs/http-robustness.md): counted, not failed.
+      count('closed-by-parser');
+    } else {
+      count('no-answer');
+      fail('no-answer', String((error as Error).cause ?? error));
+    }
+  }
+  if (status === undefined) {
+    await target.changes();
+    return;
+  }
+  count(String(status));
+  if (status >= 500) fail('5xx', text.slice(0, 300), status);
+  const envelope = envelopeProblem(request, status, contentType, text);
+  if (envelope) fail('envelope', envelope, status);
+
+  const changes = await target.changes();
+  if ((status < 200 || status >= 300) && changes.length > 0) fail('refused-changed', `${status} ${text.slice(0, 160)} → ${describeChanges(changes)}`, status);
+
+  if (status === 200) {
+    perRoute.succeeded++;
+    learn(pools, request, text);
+  }
 }
 
 /** Why an answer is not Zulip's envelope, or undefined when it is. */

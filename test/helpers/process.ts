@@ -8,7 +8,7 @@ import { freePort, tempDataDir } from './server.js';
 export async function durableServerEnv(extra: Record<string, string> = {}): Promise<{ dataDir: string; env: Record<string, string> }> {
   const dataDir = tempDataDir();
   const port = await freePort();
-  return { dataDir, env: { PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_DEMO: '1', PARLEY_SYNC: '1', PARLEY_RATE_LIMIT: '0', ...extra } };
+  return { dataDir, env: { PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_DEMO: '1', PARLEY_SYNC: '1', PARLEY_RATE_LIMIT: '0', PARLEY_DRAIN_SECONDS: '0', ...extra } };
 }
 
 /** A test's teardown: kills the process if it still runs and deletes its data directory. */

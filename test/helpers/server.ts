@@ -49,6 +49,7 @@ export async function startTestServer(
     PARLEY_DEMO: '1',
     PARLEY_SYNC: '0',
     PARLEY_RATE_LIMIT: '0',
+    PARLEY_DRAIN_SECONDS: '0',
     ...env,
   });
   const printed: string[] = [];

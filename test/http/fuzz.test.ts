@@ -35,6 +35,19 @@ test('the state watch sees what a request changes', async (t) => {
   t.same(await target.watch.verifyMirror(), [], 'the store mirror matches a full scan');
 });
 
+test('route coverage does not depend on the machine\'s speed: with no time at all, every route gets a request', async (t) => {
+  const server = await startTestServer({ PARLEY_HEARTBEAT_SECONDS: '0.2' });
+  t.teardown(() => server.destroy());
+  const figures = await runFuzz(await inProcessTarget(server), { seed: SEED, requests: 100_000, budgetMs: 0, schemas });
+  const routes = routeList();
+  t.same(routes.map((r) => `${r.method} ${r.path}`).filter((key) => !figures.perRoute.has(key)), [], 'no route left out');
+  const succeeded = [...figures.perRoute.values()].filter((r) => r.succeeded > 0).length;
+  // Seeded, so the same every run (44 of 111 today): a third leaves room for new routes that need ids first.
+  t.ok(succeeded >= routes.length / 3, `requests got through to the handlers (${succeeded} of ${routes.length} routes answered 200)`);
+  t.ok(figures.requests <= routes.length * 4 + 1, `the time bound holds for the random part (${figures.requests} requests for ${routes.length} routes)`);
+  t.same(summarizeFailures(figures.failures.filter((f) => f.property === '5xx')), [], 'no 5xx');
+});
+
 test('fuzzed requests to every route: answered, enveloped, no 5xx; a refused request changes nothing', async (t) => {
   const server = await startTestServer({ PARLEY_HEARTBEAT_SECONDS: '0.2' });
   let current = server;
@@ -47,9 +60,10 @@ test('fuzzed requests to every route: answered, enveloped, no 5xx; a refused req
   t.ok(figures.requests >= 200, `enough requests (${figures.requests})`);
   const routes = routeList();
   const unvisited = routes.map((r) => `${r.method} ${r.path}`).filter((key) => !figures.perRoute.has(key));
-  t.same(unvisited, [], 'every route was fuzzed');
+  t.same(unvisited, [], 'every route was fuzzed (by construction: each gets a request before the timed part)');
   const succeeded = [...figures.perRoute.values()].filter((r) => r.succeeded > 0).length;
-  t.ok(succeeded >= routes.length / 2, `requests got through to the handlers (${succeeded} of ${routes.length} routes answered 200 at least once)`);
+  // The covering part alone reaches a third (see above), whatever the time; the random part adds to it.
+  t.ok(succeeded >= routes.length / 3, `requests got through to the handlers (${succeeded} of ${routes.length} routes answered 200 at least once)`);
 
   const properties: [Property, string][] = [
     ['no-answer', 'every request was answered'],
