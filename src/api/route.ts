@@ -53,6 +53,8 @@ export interface RouteEntry {
 /** What few routes need besides the usual: files in the body, a body limit of their own. */
 export interface RouteOptions {
   files?: boolean;
+  /** Webhooks: headers and a JSON body reach the view (`request.raw`). */
+  raw?: boolean;
   bodyLimit?: (services: Services) => BodyLimit;
 }
 
@@ -82,6 +84,7 @@ export function bindRoutes(table: readonly RouteEntry[], services: Services): Ap
       schema: schema.$id,
       auth,
       files: options?.files,
+      raw: options?.raw,
       bodyLimit: bodyLimit && (() => bodyLimit(services)),
       handler: (request) => view(services, request),
     };

@@ -40,6 +40,7 @@ import * as alertWords from './alert-words.js';
 import * as mutedUsers from './muted-users.js';
 import * as uploads from './uploads.js';
 import * as realmEmoji from './realm-emoji.js';
+import * as bots from './bots.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -213,6 +214,13 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/realm/emoji',                         realmEmoji.getCustomEmoji,                        schemas.getCustomEmoji,               'user'),
   route('POST',   '/realm/emoji/{emoji_name}',            realmEmoji.uploadCustomEmoji,                     schemas.uploadCustomEmoji,            'user', { files: true, bodyLimit: emojiBodyLimit }),
   route('DELETE', '/realm/emoji/{emoji_name}',            realmEmoji.deactivateCustomEmoji,                 schemas.deactivateCustomEmoji,        'user'),
+
+  // Bots
+  route('GET',    '/bots',                                bots.getBots,                                     schemas.getBots,                      'user'),
+  route('POST',   '/bots',                                bots.createBot,                                   schemas.createBot,                    'user'),
+  route('PATCH',  '/bots/{bot_id:int}',                   bots.updateBot,                                   schemas.updateBot,                    'user'),
+  route('DELETE', '/bots/{bot_id:int}',                   bots.deactivateBot,                               schemas.botId,                        'user'),
+  route('POST',   '/bots/{bot_id:int}/api_key/regenerate', bots.regenerateBotApiKey,                       schemas.botId,                        'user'),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */

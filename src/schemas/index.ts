@@ -105,3 +105,8 @@ export { removeAttachment } from './remove-attachment.js';
 export { uploadCustomEmoji } from './upload-custom-emoji.js';
 export { getCustomEmoji } from './get-custom-emoji.js';
 export { deactivateCustomEmoji } from './deactivate-custom-emoji.js';
+// Bots, webhooks, presence reads, export, video calls (issue 24 B)
+export { createBot } from './create-bot.js';
+export { getBots } from './get-bots.js';
+export { updateBot } from './update-bot.js';
+export { botId } from './bot-id.js';
