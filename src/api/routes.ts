@@ -41,6 +41,7 @@ import * as mutedUsers from './muted-users.js';
 import * as uploads from './uploads.js';
 import * as realmEmoji from './realm-emoji.js';
 import * as bots from './bots.js';
+import * as webhooks from './webhooks.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -221,6 +222,10 @@ export const ROUTES: readonly RouteEntry[] = [
   route('PATCH',  '/bots/{bot_id:int}',                   bots.updateBot,                                   schemas.updateBot,                    'user'),
   route('DELETE', '/bots/{bot_id:int}',                   bots.deactivateBot,                               schemas.botId,                        'user'),
   route('POST',   '/bots/{bot_id:int}/api_key/regenerate', bots.regenerateBotApiKey,                       schemas.botId,                        'user'),
+
+  // Incoming webhooks (the bot's key is the `api_key` parameter, checked by the view)
+  route('POST',   '/external/slack_incoming',             webhooks.slackIncoming,                           schemas.slackIncomingWebhook,         'none', { raw: true }),
+  route('POST',   '/external/github',                     webhooks.github,                                  schemas.githubWebhook,                'none', { raw: true }),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */

@@ -60,6 +60,8 @@ export interface UserRecord {
   defaultAllPublicStreams?: boolean;
   /** An outgoing webhook bot's service (Zulip's `Service` row). */
   botService?: BotService;
+  /** When a bot's owner was last told of its misdirected messages (unix ms; Zulip's `last_reminder`). */
+  lastReminder?: number;
   /** An incoming webhook bot's configuration (Zulip's `BotConfigData`), e.g. `integration_id`. */
   botConfig?: Readonly<Record<string, string>>;
 }

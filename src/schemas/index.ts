@@ -110,3 +110,5 @@ export { createBot } from './create-bot.js';
 export { getBots } from './get-bots.js';
 export { updateBot } from './update-bot.js';
 export { botId } from './bot-id.js';
+export { slackIncomingWebhook } from './slack-incoming-webhook.js';
+export { githubWebhook } from './github-webhook.js';
