@@ -42,6 +42,8 @@ import * as uploads from './uploads.js';
 import * as realmEmoji from './realm-emoji.js';
 import * as bots from './bots.js';
 import * as webhooks from './webhooks.js';
+import * as presenceRead from './presence-read.js';
+import * as videoCalls from './video-calls.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -222,6 +224,13 @@ export const ROUTES: readonly RouteEntry[] = [
   route('PATCH',  '/bots/{bot_id:int}',                   bots.updateBot,                                   schemas.updateBot,                    'user'),
   route('DELETE', '/bots/{bot_id:int}',                   bots.deactivateBot,                               schemas.botId,                        'user'),
   route('POST',   '/bots/{bot_id:int}/api_key/regenerate', bots.regenerateBotApiKey,                       schemas.botId,                        'user'),
+
+  // Presence (reading)
+  route('GET',    '/users/{user_id_or_email}/presence',   presenceRead.getUserPresence,                     schemas.getUserPresence,              'user'),
+  route('GET',    '/realm/presence',                      presenceRead.getRealmPresence,                    schemas.getRealmPresence,             'user'),
+
+  // Video calls
+  route('GET',    '/calls/bigbluebutton/create',          videoCalls.createBigBlueButtonCall,               schemas.createBigBlueButtonVideoCall, 'user'),
 
   // Incoming webhooks (the bot's key is the `api_key` parameter, checked by the view)
   route('POST',   '/external/slack_incoming',             webhooks.slackIncoming,                           schemas.slackIncomingWebhook,         'none', { raw: true }),

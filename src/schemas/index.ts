@@ -112,3 +112,6 @@ export { updateBot } from './update-bot.js';
 export { botId } from './bot-id.js';
 export { slackIncomingWebhook } from './slack-incoming-webhook.js';
 export { githubWebhook } from './github-webhook.js';
+export { getUserPresence } from './get-user-presence.js';
+export { getRealmPresence } from './get-realm-presence.js';
+export { createBigBlueButtonVideoCall } from './create-big-blue-button-video-call.js';
