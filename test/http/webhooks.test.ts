@@ -90,7 +90,7 @@ test('incoming webhooks', async (t) => {
     t.equal((await hook(w, 'slack_incoming', { api_key: bot.api_key, stream: 'Nowhere' }, { text: 'x' })).status, 200, 'a missing channel is not the sender\'s error');
     const notice = ofType(await take(notices), 'message')[0].message;
     t.equal(notice.sender_email, 'notification-bot@example.com');
-    t.match(notice.content, /Your bot <code>hook-bot@[^<]+<\/code> tried to send a message to channel .*Nowhere.*, but that channel does not exist/);
+    t.equal(notice.content, `Your bot \`hook-bot@${w.org.host}\` tried to send a message to channel #**Nowhere**, but that channel does not exist. Click [here](#channels/new) to create it.`);
     t.equal((await hook(w, 'slack_incoming', { api_key: bot.api_key, stream: 'Nowhere' }, { text: 'again' })).status, 200);
     t.same(ofType(await take(notices), 'message'), [], 'the owner is told at most once in five minutes');
 
