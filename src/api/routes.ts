@@ -44,6 +44,7 @@ import * as bots from './bots.js';
 import * as webhooks from './webhooks.js';
 import * as presenceRead from './presence-read.js';
 import * as videoCalls from './video-calls.js';
+import * as realmExport from './realm-export.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -229,6 +230,12 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/users/{user_id_or_email}/presence',   presenceRead.getUserPresence,                     schemas.getUserPresence,              'user'),
   route('GET',    '/realm/presence',                      presenceRead.getRealmPresence,                    schemas.getRealmPresence,             'user'),
 
+  // Data exports
+  route('POST',   '/export/realm',                        realmExport.exportRealm,                          schemas.exportRealm,                  'user'),
+  route('GET',    '/export/realm',                        realmExport.getRealmExports,                      schemas.getRealmExports,              'user'),
+  route('DELETE', '/export/realm/{export_id:int}',        realmExport.deleteRealmExport,                    schemas.getRealmExports,              'user'),
+  route('GET',    '/export/realm/consents',               realmExport.getExportConsents,                    schemas.getRealmExports,              'user'),
+
   // Video calls
   route('GET',    '/calls/bigbluebutton/create',          videoCalls.createBigBlueButtonCall,               schemas.createBigBlueButtonVideoCall, 'user'),
 
@@ -244,4 +251,5 @@ export const ROOT_ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', uploads.serveThumbnail,             schemas.userUploadPath,               'user'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
+  route('GET',    '/user_avatars/exports/{realm_id}/{token}/{file}', realmExport.serveExport,                schemas.getRealmExports,              'user'),
 ];

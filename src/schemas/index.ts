@@ -115,3 +115,5 @@ export { githubWebhook } from './github-webhook.js';
 export { getUserPresence } from './get-user-presence.js';
 export { getRealmPresence } from './get-realm-presence.js';
 export { createBigBlueButtonVideoCall } from './create-big-blue-button-video-call.js';
+export { exportRealm } from './export-realm.js';
+export { getRealmExports } from './get-realm-exports.js';
