@@ -55,6 +55,8 @@ export interface RouteOptions {
   files?: boolean;
   /** Webhooks: headers and a JSON body reach the view (`request.raw`). */
   raw?: boolean;
+  /** Incoming webhook bots may call it with their key (only sending, as Zulip). */
+  incomingWebhookBots?: boolean;
   bodyLimit?: (services: Services) => BodyLimit;
 }
 
@@ -85,6 +87,7 @@ export function bindRoutes(table: readonly RouteEntry[], services: Services): Ap
       auth,
       files: options?.files,
       raw: options?.raw,
+      incomingWebhookBots: options?.incomingWebhookBots,
       bodyLimit: bodyLimit && (() => bodyLimit(services)),
       handler: (request) => view(services, request),
     };

@@ -74,7 +74,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('PATCH',  '/users/me/subscriptions',              subscriptions.updateSubscriptions,                schemas.updateSubscriptions,          'user'),
 
   // Sending messages
-  route('POST',   '/messages',                            messageSend.sendMessage,                          schemas.sendMessage,                  'user'),
+  route('POST',   '/messages',                            messageSend.sendMessage,                          schemas.sendMessage,                  'user', { incomingWebhookBots: true }),
 
   // Scheduled messages and reminders
   route('GET',    '/scheduled_messages',                  scheduledMessages.getScheduledMessages,           schemas.getScheduledMessages,         'user'),

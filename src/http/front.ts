@@ -76,6 +76,8 @@ export interface Route<P> {
   bodyLimit?: () => BodyLimit;
   /** Webhooks: the view gets the headers and a JSON body as sent (`ApiRequest.raw`). */
   raw?: boolean;
+  /** Incoming webhook bots may use this route with their key (Zulip's `allow_incoming_webhooks`: sending). */
+  incomingWebhookBots?: boolean;
   handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
 }
 
@@ -126,7 +128,7 @@ export interface FrontOptions<P> {
   validators: Map<string, ParamValidator>;
   bodyLimitBytes: number;
   /** Resolves Basic credentials to a principal or throws the ApiError to answer. */
-  authenticate: (authorization: string) => P;
+  authenticate: (authorization: string, route: { incomingWebhookBots: boolean }) => P;
   rateLimits?: { perUser: RateLimiter; perIp: RateLimiter; keyOf: (principal: P) => string };
   logger: Logger;
   /**
@@ -521,7 +523,7 @@ export class HttpFront<P> implements DeferredWriter {
       if (limits) this.applyRateLimit(ex, limits.perIp, Buffer.from(ex.res.getRemoteAddressAsText()).toString());
       return undefined;
     }
-    const principal = this.options.authenticate(authorization);
+    const principal = this.options.authenticate(authorization, { incomingWebhookBots: route.incomingWebhookBots === true });
     if (limits) this.applyRateLimit(ex, limits.perUser, limits.keyOf(principal));
     return principal;
   }

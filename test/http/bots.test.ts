@@ -67,6 +67,9 @@ test('bots', async (t) => {
     t.same(echo.services.map((s: any) => [s.base_url, s.interface]), [['https://example.com/hook', 2]]);
     t.match(echo.services[0].token, /^[A-Za-z0-9]{32}$/);
     t.equal(bots.find((b: any) => b.user_id === incoming.body.user_id).bot_type, 2);
+    const hook = new Api(w.server.url, `feed-bot@${w.org.host}`, incoming.body.api_key);
+    t.same(error(await hook.get('/users/me')), [401, 'UNAUTHORIZED', 'This API is not available to incoming webhook bots.'], 'an incoming webhook bot only sends');
+    t.equal((await hook.post('/messages', { type: 'stream', to: 'Verona', topic: 'feed', content: 'sent with the key' })).status, 200);
     t.same(error(await w.hamlet.post('/bots', { full_name: 'Bad', short_name: 'bad', bot_type: 3, payload_url: JSON.stringify('not a url') })), [400, 'BAD_REQUEST', 'payload_url is not a URL']);
     t.same(error(await w.hamlet.post('/bots', { full_name: 'Bad', short_name: 'bad', bot_type: 3, payload_url: JSON.stringify('https://x.org'), interface_type: 9 })), [400, 'BAD_REQUEST', 'Invalid interface type']);
     t.same(error(await w.hamlet.post('/bots', { full_name: 'Bad', short_name: 'bad', default_sending_stream: 'core team' })), [400, 'BAD_REQUEST', "Invalid channel name 'core team'"], 'a private channel the owner is not in');
