@@ -41,6 +41,8 @@ test('bots', async (t) => {
     t.same(await state(w.hamlet), [botId]);
     t.same(await state(w.iago), [botId], 'administrators see every bot');
     t.same(await state(w.othello), []);
+    const integrations = (await w.hamlet.post('/register', { fetch_event_types: ['realm_incoming_webhook_bots'] })).body.realm_incoming_webhook_bots;
+    t.same(integrations.map((i: any) => i.name), ['github', 'slack_incoming'], 'the integrations this server has');
 
     t.same(error(await w.othello.post('/bots', { full_name: 'Other Helper', short_name: 'helper' })), [400, 'BAD_REQUEST', 'Username already in use']);
     t.same(error(await w.othello.post('/bots', { full_name: 'Hamlet Helper', short_name: 'other' })), [400, 'BAD_REQUEST', 'Name is already in use!']);
