@@ -7,7 +7,7 @@
 import { botObject, BotType, checkInterfaceType, checkPayloadUrl, serviceObjects } from '../domain/bots.js';
 import { badRequest } from '../domain/errors.js';
 import { isAdmin, isRole, Role } from '../domain/roles.js';
-import { checkFullName, type UserRecord } from '../domain/users.js';
+import { apiEmail, checkFullName, type UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
@@ -136,6 +136,7 @@ export async function changeBot(services: Services, actor: UserRecord, botId: nu
     default_all_public_streams: object.default_all_public_streams,
   };
   const owner = bot.botOwnerId === null ? undefined : services.org.users.get(bot.botOwnerId);
-  if (owner) answer.bot_owner = owner.deliveryEmail;
+  // Zulip's `bot_owner.email`: the address the API shows for the owner.
+  if (owner) answer.bot_owner = apiEmail(owner, services.org.host);
   return answer;
 }
