@@ -33,6 +33,8 @@ export interface Config {
   pushBouncerServerKey: string;
   /** The SMTP server invitations are sent through; undefined: mail goes to the outbox in the store. */
   smtp: SmtpSettings | undefined;
+  /** A BigBlueButton server (its API URL and shared secret); undefined: the provider is not set up. */
+  bigBlueButton: { url: string; secret: string } | undefined;
   /** The sender address of the server's mail. */
   mailFrom: string;
   /** Validity of an invitation when POST /invites does not say (Zulip's INVITATION_LINK_VALIDITY_DAYS, in minutes). */
@@ -98,6 +100,7 @@ export function configFromEnv(env: Env = process.env): Config {
     pushBouncerUrl: httpUrl(env, 'PARLEY_PUSH_BOUNCER_URL'),
     pushBouncerServerUuid: env.PARLEY_PUSH_BOUNCER_SERVER_UUID || '',
     pushBouncerServerKey: env.PARLEY_PUSH_BOUNCER_SERVER_KEY || '',
+    bigBlueButton: env.PARLEY_BIG_BLUE_BUTTON_URL && env.PARLEY_BIG_BLUE_BUTTON_SECRET ? { url: env.PARLEY_BIG_BLUE_BUTTON_URL, secret: env.PARLEY_BIG_BLUE_BUTTON_SECRET } : undefined,
     smtp: env.PARLEY_SMTP_HOST
       ? {
           host: hostSetting(env, 'PARLEY_SMTP_HOST', ''),

@@ -14,6 +14,19 @@ import type { Transaction } from '../store/transaction.js';
 import { everyone, ownerCount } from '../queries/people.js';
 import { sendMail } from './mail.js';
 import { peersOf } from './subscriptions.js';
+import { botCreationRefusal, mayAdministerBot } from '../domain/bots.js';
+import { refusalError } from '../domain/permissions.js';
+import { botUpdate } from './bot-events.js';
+
+/** Zulip's checks before a bot comes back: its owner could create it now, and its name is free. */
+function checkBotReactivation(services: Services, actor: UserRecord, bot: UserRecord): void {
+  const refusal = botCreationRefusal(actor, services.org.realm, services.org.groups, bot.botType ?? 1);
+  if (refusal) throw refusalError(refusal);
+  const taken = [...services.org.users.all()].some((u) => u.isActive && u.id !== bot.id && u.fullName === bot.fullName);
+  if (taken) {
+    throw badRequest(`There is already an active bot named "${bot.fullName}" in this organization. To reactivate this bot, you must rename or deactivate the other one first.`);
+  }
+}
 
 /** The channels the user is in a subscriber list of. */
 const subscribedChannels = (services: Services, userId: number) =>
@@ -39,6 +52,13 @@ function deactivateIn(services: Services, tx: Transaction, user: UserRecord): vo
   org.users.save({ ...user, isActive: false }, tx);
   peerEvents(services, tx, 'peer_remove', user.id, channels);
   tx.emit({ type: 'realm_user', op: 'update', person: { user_id: user.id, is_active: false } }, everyone(services));
+  if (user.isBot && !user.isSystemBot) botUpdate(services, tx, user, { is_active: false });
+}
+
+/** Deactivates one account and removes its queues (`DELETE /bots/{bot_id}`). */
+export function deactivateAccount(services: Services, tx: Transaction, user: UserRecord): void {
+  deactivateIn(services, tx, user);
+  removeQueues(services, tx, [user.id]);
 }
 
 /** Removes the queues of users just deactivated; last in a change, as it cannot be undone in memory. */
@@ -93,13 +113,16 @@ export async function deactivateOwnUser(services: Services, actor: UserRecord): 
 export async function reactivateUser(services: Services, actor: UserRecord, target: UserRecord): Promise<Record<string, never>> {
   await services.write((tx) => {
     const current = services.org.users.get(target.id)!;
-    const refusal = adminAccessError(actor.role, current, true);
+    // A bot's owner administers it as an administrator would (Zulip's can_admin_user).
+    const refusal = current.isBot && mayAdministerBot(actor, current) ? undefined : adminAccessError(actor.role, current, true);
     if (refusal) throw badRequest(refusal);
+    if (current.isBot) checkBotReactivation(services, actor, current);
     // Zulip answers success; nothing changes, so nothing is said.
     if (current.isActive) return;
     services.subscriptions.resume(current.id, tx);
     services.org.users.save({ ...current, isActive: true }, tx);
     tx.emit({ type: 'realm_user', op: 'update', person: { user_id: current.id, is_active: true } }, everyone(services));
+    if (current.isBot) botUpdate(services, tx, current, { is_active: true });
     peerEvents(services, tx, 'peer_add', current.id, subscribedChannels(services, current.id));
   });
   return {};

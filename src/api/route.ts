@@ -53,6 +53,10 @@ export interface RouteEntry {
 /** What few routes need besides the usual: files in the body, a body limit of their own. */
 export interface RouteOptions {
   files?: boolean;
+  /** Webhooks: headers and a JSON body reach the view (`request.raw`). */
+  raw?: boolean;
+  /** Incoming webhook bots may call it with their key (only sending, as Zulip). */
+  incomingWebhookBots?: boolean;
   bodyLimit?: (services: Services) => BodyLimit;
 }
 
@@ -82,6 +86,8 @@ export function bindRoutes(table: readonly RouteEntry[], services: Services): Ap
       schema: schema.$id,
       auth,
       files: options?.files,
+      raw: options?.raw,
+      incomingWebhookBots: options?.incomingWebhookBots,
       bodyLimit: bodyLimit && (() => bodyLimit(services)),
       handler: (request) => view(services, request),
     };

@@ -43,6 +43,11 @@ import * as realmEmoji from './realm-emoji.js';
 import * as channelAdmin from './channel-admin.js';
 import * as channelFolders from './channel-folders.js';
 import * as realm from './realm.js';
+import * as bots from './bots.js';
+import * as webhooks from './webhooks.js';
+import * as presenceRead from './presence-read.js';
+import * as videoCalls from './video-calls.js';
+import * as realmExport from './realm-export.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
 import { route, type RouteEntry } from './route.js';
 
@@ -72,7 +77,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('PATCH',  '/users/me/subscriptions',              subscriptions.updateSubscriptions,                schemas.updateSubscriptions,          'user'),
 
   // Sending messages
-  route('POST',   '/messages',                            messageSend.sendMessage,                          schemas.sendMessage,                  'user'),
+  route('POST',   '/messages',                            messageSend.sendMessage,                          schemas.sendMessage,                  'user', { incomingWebhookBots: true }),
 
   // Scheduled messages and reminders
   route('GET',    '/scheduled_messages',                  scheduledMessages.getScheduledMessages,           schemas.getScheduledMessages,         'user'),
@@ -235,6 +240,29 @@ export const ROUTES: readonly RouteEntry[] = [
   route('PATCH',  '/realm',                               realm.updateRealm,                                schemas.updateRealm,                  'user'),
   route('PATCH',  '/realm/user_settings_defaults',        realm.updateRealmUserSettingsDefaults,            schemas.updateRealmUserSettingsDefaults, 'user'),
   route('POST',   '/realm/test_welcome_bot_custom_message', realm.testWelcomeBotCustomMessage,              schemas.testWelcomeBotCustomMessage,  'user'),
+  // Bots
+  route('GET',    '/bots',                                bots.getBots,                                     schemas.getBots,                      'user'),
+  route('POST',   '/bots',                                bots.createBot,                                   schemas.createBot,                    'user'),
+  route('PATCH',  '/bots/{bot_id:int}',                   bots.updateBot,                                   schemas.updateBot,                    'user'),
+  route('DELETE', '/bots/{bot_id:int}',                   bots.deactivateBot,                               schemas.botId,                        'user'),
+  route('POST',   '/bots/{bot_id:int}/api_key/regenerate', bots.regenerateBotApiKey,                       schemas.botId,                        'user'),
+
+  // Presence (reading)
+  route('GET',    '/users/{user_id_or_email}/presence',   presenceRead.getUserPresence,                     schemas.getUserPresence,              'user'),
+  route('GET',    '/realm/presence',                      presenceRead.getRealmPresence,                    schemas.getRealmPresence,             'user'),
+
+  // Data exports
+  route('POST',   '/export/realm',                        realmExport.exportRealm,                          schemas.exportRealm,                  'user'),
+  route('GET',    '/export/realm',                        realmExport.getRealmExports,                      schemas.getRealmExports,              'user'),
+  route('DELETE', '/export/realm/{export_id:int}',        realmExport.deleteRealmExport,                    schemas.getRealmExports,              'user'),
+  route('GET',    '/export/realm/consents',               realmExport.getExportConsents,                    schemas.getRealmExports,              'user'),
+
+  // Video calls
+  route('GET',    '/calls/bigbluebutton/create',          videoCalls.createBigBlueButtonCall,               schemas.createBigBlueButtonVideoCall, 'user'),
+
+  // Incoming webhooks (the bot's key is the `api_key` parameter, checked by the view)
+  route('POST',   '/external/slack_incoming',             webhooks.slackIncoming,                           schemas.slackIncomingWebhook,         'none', { raw: true }),
+  route('POST',   '/external/github',                     webhooks.github,                                  schemas.githubWebhook,                'none', { raw: true }),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */
@@ -244,4 +272,5 @@ export const ROOT_ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', uploads.serveThumbnail,             schemas.userUploadPath,               'user'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
+  route('GET',    '/user_avatars/exports/{realm_id}/{token}/{file}', realmExport.serveExport,                schemas.getRealmExports,              'user'),
 ];

@@ -31,6 +31,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'REALM_UPLOAD_QUOTA'
   | 'BAD_IMAGE'
+  | 'UNSUPPORTED_WEBHOOK_EVENT_TYPE'
+  | 'MISSING_HTTP_EVENT_HEADER'
   | 'INTERNAL_SERVER_ERROR';
 
 export class ApiError extends Error {

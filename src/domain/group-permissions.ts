@@ -37,7 +37,7 @@ export function holdsGroupSetting(user: PermissionHolder, group: GroupRecord, na
 }
 
 /** Organization settings that may never be `role:everyone`: guests never hold them. */
-const REALM_SETTINGS_WITHOUT_GUESTS = new Set(['can_manage_all_groups', 'can_create_groups']);
+const REALM_SETTINGS_WITHOUT_GUESTS = new Set(['can_manage_all_groups', 'can_create_groups', 'can_create_bots_group', 'can_create_write_only_bots_group']);
 
 /** Does `user` hold the organization's group setting `name`? */
 export function holdsRealmSetting(user: PermissionHolder, realm: RealmRecord, name: string, groups: GroupLookup): boolean {

@@ -3,6 +3,7 @@ import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
+import type { RealmExportRecord } from './realm-export.js';
 
 export interface RealmRecord {
   id: number;
@@ -19,6 +20,8 @@ export interface RealmRecord {
   settings: RealmSettings;
   /** Custom profile fields (absent until the first is created). */
   profileFields?: readonly ProfileFieldRecord[];
+  /** Data exports, oldest first (absent until the first is asked for). */
+  exports?: readonly RealmExportRecord[];
   /** Channel folders (absent until the first is created). */
   channelFolders?: readonly ChannelFolderRecord[];
   /** Personal settings new users start with, where the administrators changed Zulip's defaults. */

@@ -54,6 +54,26 @@ export interface UserRecord {
   alertWords?: readonly string[];
   /** Users this user muted, in the order muted; absent until first set. */
   mutedUsers?: readonly MutedUser[];
+  /** A bot's defaults (Zulip's `default_sending_stream` etc.): channel ids; absent is none. */
+  defaultSendingChannel?: number | null;
+  defaultEventsRegisterChannel?: number | null;
+  defaultAllPublicStreams?: boolean;
+  /** An outgoing webhook bot's service (Zulip's `Service` row). */
+  botService?: BotService;
+  /** When a bot's owner was last told of its misdirected messages (unix ms; Zulip's `last_reminder`). */
+  lastReminder?: number;
+  /** An incoming webhook bot's configuration (Zulip's `BotConfigData`), e.g. `integration_id`. */
+  botConfig?: Readonly<Record<string, string>>;
+}
+
+/** Where an outgoing webhook bot is told about messages, and how (Zulip's `Service`). */
+export interface BotService {
+  name: string;
+  baseUrl: string;
+  /** 1: Zulip's own payload; 2: Slack's outgoing webhook format. */
+  interface: number;
+  /** Sent with every request so that the receiver knows it is this server. */
+  token: string;
 }
 
 /** Zulip's date format: ISO 8601 with microseconds and an explicit UTC offset. */

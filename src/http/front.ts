@@ -52,6 +52,8 @@ export interface ApiRequest<P, Params = Record<string, unknown>> {
   readonly files: readonly UploadedFile[];
   /** The request's `Range` header ('' when none). */
   readonly range: string;
+  /** Routes with `raw: true` (webhooks): the headers, and a JSON body as sent (it is not parsed into parameters). */
+  readonly raw?: RawRequest;
   /** Binds a response that the handler will finish later (long-polls). */
   defer(): Deferred;
 }
@@ -74,7 +76,19 @@ export interface Route<P> {
   files?: boolean;
   /** Replaces the server's body limit for this route (read per request: it may follow a setting). */
   bodyLimit?: () => BodyLimit;
+  /** Webhooks: the view gets the headers and a JSON body as sent (`ApiRequest.raw`). */
+  raw?: boolean;
+  /** Incoming webhook bots may use this route with their key (Zulip's `allow_incoming_webhooks`: sending). */
+  incomingWebhookBots?: boolean;
   handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
+}
+
+/** What a webhook view reads beyond parameters: third parties put events in headers and JSON in bodies. */
+export interface RawRequest {
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string>>;
+  /** The body when it was `application/json` (else ''): parsed by the view, which knows its shape. */
+  json: string;
 }
 
 /** A server-rendered page outside /api/v1 (the invitation join page): no credentials, a form in, HTML out. */
@@ -116,7 +130,7 @@ export interface FrontOptions<P> {
   validators: Map<string, ParamValidator>;
   bodyLimitBytes: number;
   /** Resolves Basic credentials to a principal or throws the ApiError to answer. */
-  authenticate: (authorization: string) => P;
+  authenticate: (authorization: string, route: { incomingWebhookBots: boolean }) => P;
   rateLimits?: { perUser: RateLimiter; perIp: RateLimiter; keyOf: (principal: P) => string };
   logger: Logger;
   /**
@@ -199,6 +213,17 @@ const PAGE_HEADERS: Record<string, string> = {
 function errorPage(error: ApiError): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><p>${escapeHtml(error.message)}</p></body></html>`;
 }
+
+/** Every header of a webhook's request, read while `req` is valid. */
+function readRaw(req: HttpRequest): { headers: Record<string, string>; json: string } {
+  const headers: Record<string, string> = {};
+  req.forEach((name, value) => {
+    headers[name.toLowerCase()] = value;
+  });
+  return { headers, json: '' };
+}
+
+const isJson = (contentType: string) => contentType.split(';', 1)[0].trim().toLowerCase() === 'application/json';
 
 export class HttpFront<P> implements DeferredWriter {
   private readonly app: TemplatedApp;
@@ -333,13 +358,15 @@ export class HttpFront<P> implements DeferredWriter {
 
     // Parsed into only for routes that take files; the others share one empty list.
     const files: UploadedFile[] = compiled.route.files ? [] : NO_FILES;
-    const fromRequest = { userAgent, range, files };
+    const rawRequest = compiled.route.raw ? readRaw(req) : undefined;
+    const fromRequest = { userAgent, range, files, raw: rawRequest };
     if (!ex.bodyPending) {
       this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
       return;
     }
     this.readBody(ex, contentLength, compiled.route.bodyLimit?.(), (body) => {
-      parseBody(body, contentType, raw, this.options.uws.getParts, compiled.route.files ? files : undefined);
+      if (rawRequest && isJson(contentType)) rawRequest.json = body.toString('utf8');
+      else parseBody(body, contentType, raw, this.options.uws.getParts, compiled.route.files ? files : undefined);
       this.run(ex, compiled, wanted, path, match.params, raw, principal, fromRequest);
     });
   }
@@ -517,7 +544,7 @@ export class HttpFront<P> implements DeferredWriter {
       if (limits) this.applyRateLimit(ex, limits.perIp, address());
       return undefined;
     }
-    const principal = this.options.authenticate(authorization);
+    const principal = this.options.authenticate(authorization, { incomingWebhookBots: route.incomingWebhookBots === true });
     if (limits) this.applyRateLimit(ex, limits.perUser, limits.keyOf(principal));
     return principal;
   }
@@ -536,7 +563,7 @@ export class HttpFront<P> implements DeferredWriter {
     pathParams: Record<string, string | number>,
     raw: RawParams,
     principal: P | undefined,
-    { userAgent, range, files }: { userAgent: string; range: string; files: UploadedFile[] },
+    { userAgent, range, files, raw: rawRequest }: { userAgent: string; range: string; files: UploadedFile[]; raw?: RawRequest },
   ): void {
     // `client` is read for every request, as Zulip's middleware does, so it is never "ignored".
     const client = raw.client ?? clientFromUserAgent(userAgent);
@@ -552,6 +579,7 @@ export class HttpFront<P> implements DeferredWriter {
       client,
       files,
       range,
+      raw: rawRequest,
       defer: () => {
         const deferred = new Deferred();
         ex.deferred = deferred;

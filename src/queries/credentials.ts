@@ -4,7 +4,7 @@
  */
 import { ApiError } from '../domain/errors.js';
 import { secretsEqual, verifyPassword } from '../domain/credentials.js';
-import type { UserRecord } from '../domain/users.js';
+import { BotType, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 
 const API_KEY_FORMAT = /^[A-Za-z0-9]{32}$/;
@@ -42,9 +42,9 @@ class CredentialCache {
 
 const malformedHeader = () => unauthorized('Invalid authorization header for basic auth');
 
-export function basicAuthenticator(services: Services): (authorization: string) => UserRecord {
+export function basicAuthenticator(services: Services): (authorization: string, route?: { incomingWebhookBots: boolean }) => UserRecord {
   const cache = new CredentialCache();
-  return (authorization) => {
+  return (authorization, route) => {
     if (authorization === '') throw unauthorized();
     const credentials = cache.decode(authorization);
     if (!API_KEY_FORMAT.test(credentials.key)) throw unauthorized('Malformed API key');
@@ -53,6 +53,8 @@ export function basicAuthenticator(services: Services): (authorization: string) 
     if (!user || !secretsEqual(credentials.key, user.apiKey)) throw unauthorized('Invalid API key');
     if (org.realm.deactivated) throw unauthorized('This organization has been deactivated');
     if (!user.isActive) throw unauthorized('Account is deactivated');
+    // Incoming webhook bots may only send (Zulip's `allow_incoming_webhooks`).
+    if (user.botType === BotType.INCOMING_WEBHOOK && route && !route.incomingWebhookBots) throw unauthorized('This API is not available to incoming webhook bots.');
     return user;
   };
 }

@@ -29,3 +29,19 @@ export function presences(services: Services, slim: boolean, now: number, sinceU
   }
   return result;
 }
+
+/** Zulip's OFFLINE_THRESHOLD_SECS: an aggregated status older than this reads `offline`. */
+const OFFLINE_THRESHOLD_SECONDS = 140;
+
+/**
+ * One user's presence (`GET /users/{user_id_or_email}/presence`): the legacy dict without
+ * `client` or `pushable`, `offline` once the aggregated status is stale; undefined when nothing
+ * is recorded (or the user hides it).
+ */
+export function userPresence(services: Services, user: UserRecord, now: number): Record<string, { status: string; timestamp: number }> | undefined {
+  const presence = services.presence.get(user.id);
+  if (!presence || user.settings.presence_enabled === false) return undefined;
+  const entry = legacyEntry(presence, user);
+  const status = now - entry.timestamp > OFFLINE_THRESHOLD_SECONDS ? 'offline' : entry.status;
+  return { aggregated: { status, timestamp: entry.timestamp }, website: { status: entry.status, timestamp: entry.timestamp } };
+}

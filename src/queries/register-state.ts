@@ -1,5 +1,7 @@
 /** The initial state `POST /register` returns, per fetched event type. */
 import { realmEmojiState } from './realm-emoji.js';
+import { realmBotsState } from './bots.js';
+import { INCOMING_WEBHOOK_INTEGRATIONS } from '../domain/webhooks/integrations.js';
 import { newestMessageId } from './message-state.js';
 import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
@@ -181,17 +183,17 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('alert_words')) state.alert_words = [...(user.alertWords ?? [])];
   if (want('muted_users')) state.muted_users = mutedUsersObject(user.mutedUsers);
   if (want('realm_emoji')) state.realm_emoji = realmEmojiState(services);
+  if (want('realm_bot')) state.realm_bots = realmBotsState(services, user);
+  if (want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = INCOMING_WEBHOOK_INTEGRATIONS;
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
     realm_linkifiers: [['realm_linkifiers', []]],
     realm_filters: [['realm_filters', []]],
     realm_playgrounds: [['realm_playgrounds', []]],
     realm_domains: [['realm_domains', []]],
-    realm_bot: [['realm_bots', []]],
     onboarding_steps: [['onboarding_steps', []]],
     default_stream_groups: [['realm_default_stream_groups', []]],
     realm_embedded_bots: [['realm_embedded_bots', []]],
-    realm_incoming_webhook_bots: [['realm_incoming_webhook_bots', []]],
     video_calls: [['has_zoom_token', false]],
     giphy: [['giphy_api_key', '']],
     stop_words: [['stop_words', []]],

@@ -121,3 +121,15 @@ export { updateChannelFolder } from './update-channel-folder.js';
 export { updateRealm } from './update-realm.js';
 export { updateRealmUserSettingsDefaults } from './update-realm-user-settings-defaults.js';
 export { testWelcomeBotCustomMessage } from './test-welcome-bot-custom-message.js';
+// Bots, webhooks, presence reads, export, video calls (issue 24 B)
+export { createBot } from './create-bot.js';
+export { getBots } from './get-bots.js';
+export { updateBot } from './update-bot.js';
+export { botId } from './bot-id.js';
+export { slackIncomingWebhook } from './slack-incoming-webhook.js';
+export { githubWebhook } from './github-webhook.js';
+export { getUserPresence } from './get-user-presence.js';
+export { getRealmPresence } from './get-realm-presence.js';
+export { createBigBlueButtonVideoCall } from './create-big-blue-button-video-call.js';
+export { exportRealm } from './export-realm.js';
+export { getRealmExports } from './get-realm-exports.js';

@@ -313,6 +313,14 @@ const channelAdminRows: MatrixRow[] = [
   { method: 'PATCH', route: '/realm/user_settings_defaults', target: '- (a default it has)', request: () => ({ path: '/realm/user_settings_defaults', params: { enter_sends: false } }), expect: adminsOnly(NOT_ADMIN) },
   { method: 'POST', route: '/realm/test_welcome_bot_custom_message', target: 'own', request: () => ({ path: '/realm/test_welcome_bot_custom_message', params: { welcome_message_custom_text: 'Welcome from the matrix' }, says: 'Welcome from the matrix' }), expect: adminsOnly(NOT_ADMIN) },
 ];
+/** Rows about a bot of prospero's, made fresh for each row: its owner's business and the administrators'. */
+let matrixBots = 0;
+function botRows(method: HttpMethod, route: string, build: (id: number) => RowRequest): MatrixRow[] {
+  const bot = async (fx: Fixtures) => (await fx.created('prospero', '/bots', { full_name: `Matrix Bot ${++matrixBots}`, short_name: `matrix${matrixBots}` })).user_id as number;
+  return [{ method, route, target: "another user's bot", request: async (fx) => build(await bot(fx)), expect: adminsOnly(NO_PERMISSION) }];
+}
+const adminsOnlyOr = (admins: Outcome, others: Outcome) => outcomes((c) => (ADMINS.includes(c) ? admins : others));
+const PRESENCE_MISSING: Outcome = { status: 400, code: 'BAD_REQUEST' };
 
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
@@ -779,4 +787,33 @@ export const MATRIX: MatrixRow[] = [
     expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: "Emoji 'no_such_emoji' does not exist" }),
   },
   ...channelAdminRows,
+
+  // Bots (issue 24 B): creating is a realm group setting (members here; guests never); a bot is
+  // administered by its owner and the administrators. Rows aim at prospero's bots, made per row.
+  { method: 'GET', route: '/bots', target: 'own', request: () => ({ path: '/bots' }), expect: everyone(OK) },
+  {
+    method: 'POST',
+    route: '/bots',
+    target: '- (an embedded bot: not enabled)',
+    request: (_fx, caller) => ({ path: '/bots', params: { full_name: `Matrix bot of ${caller}`, short_name: `matrix-${caller}`, bot_type: 4 } }),
+    expect: outcomes((c) => (GUESTS.includes(c) ? NO_PERMISSION : bad('Invalid bot type'))),
+  },
+  ...botRows('PATCH', '/bots/{bot_id:int}', (id) => ({ path: `/bots/${id}`, params: { default_all_public_streams: false } })),
+  ...botRows('DELETE', '/bots/{bot_id:int}', (id) => ({ path: `/bots/${id}` })),
+  ...botRows('POST', '/bots/{bot_id:int}/api_key/regenerate', (id) => ({ path: `/bots/${id}/api_key/regenerate` })),
+  // Incoming webhooks take no Basic credentials: the key is a parameter, so every caller alike.
+  { method: 'POST', route: '/external/slack_incoming', target: '- (no api_key)', request: () => ({ path: '/external/slack_incoming', params: { stream: 'Verona' } }), expect: anyone(bad("Missing 'api_key' argument", 'REQUEST_VARIABLE_MISSING')) },
+  { method: 'POST', route: '/external/github', target: '- (no api_key)', request: () => ({ path: '/external/github', params: { stream: 'Verona' } }), expect: anyone(bad("Missing 'api_key' argument", 'REQUEST_VARIABLE_MISSING')) },
+  { method: 'POST', route: '/external/slack_incoming', target: '- (a wrong api_key)', request: () => ({ path: '/external/slack_incoming', params: { api_key: 'x'.repeat(32) } }), expect: anyone({ status: 401, code: 'UNAUTHORIZED', msg: 'Invalid API key' }) },
+  // Presence reads: anyone may read anyone's.
+  { method: 'GET', route: '/users/{user_id_or_email}/presence', target: 'a user who never reported', request: (fx) => ({ path: `/users/${fx.userId('prospero')}/presence` }), expect: everyone(PRESENCE_MISSING) },
+  { method: 'GET', route: '/realm/presence', target: '-', request: () => ({ path: '/realm/presence' }), expect: everyone(OK) },
+  // Data exports: administrators only (Zulip's require_realm_admin).
+  { method: 'POST', route: '/export/realm', target: '- (an unknown type)', request: () => ({ path: '/export/realm', params: { export_type: 9 } }), expect: adminsOnlyOr(bad('Invalid export_type'), NOT_ADMIN) },
+  { method: 'GET', route: '/export/realm', target: '-', request: () => ({ path: '/export/realm' }), expect: adminsOnly(NOT_ADMIN) },
+  { method: 'DELETE', route: '/export/realm/{export_id:int}', target: 'an unknown export', request: () => ({ path: '/export/realm/999999' }), expect: adminsOnlyOr(bad('Invalid data export ID'), NOT_ADMIN) },
+  { method: 'GET', route: '/export/realm/consents', target: '-', request: () => ({ path: '/export/realm/consents' }), expect: adminsOnly(NOT_ADMIN) },
+  rootRow({ method: 'GET', route: '/user_avatars/exports/{realm_id}/{token}/{file}', target: 'an export that does not exist', request: () => ({ path: '/user_avatars/exports/1/none/zulip-export-none.tar.gz' }), expect: outcomes((c) => (ADMINS.includes(c) ? { status: 404 } : { status: 403 }), { deactivated: { status: 401 }, wrongKey: { status: 401 }, none: { status: 401 } }) }),
+  // Video calls: no BigBlueButton server in the test's configuration.
+  { method: 'GET', route: '/calls/bigbluebutton/create', target: '-', request: () => ({ path: '/calls/bigbluebutton/create', params: { meeting_name: 'matrix' } }), expect: everyone(bad('BigBlueButton is not configured.')) },
 ];
