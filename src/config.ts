@@ -34,6 +34,10 @@ export interface Config {
   invitationValidityMinutes: number;
   /** Invitation mails an organization may send per day; 0: no limit (Zulip's self-hosted default). */
   invitesDailyMax: number;
+  /** Free space the data directory's volume must have to start, and before a failed store is reopened. */
+  minFreeBytes: number;
+  /** Undelivered events a queue may hold; one more and it is expired early (its client re-registers). */
+  queueMaxEvents: number;
 }
 
 export interface SmtpSettings {
@@ -100,5 +104,7 @@ export function configFromEnv(env: Env = process.env): Config {
     mailFrom: env.PARLEY_MAIL_FROM || `noreply@${mailHost(new URL(externalUrl).hostname)}`,
     invitationValidityMinutes: int(env, 'PARLEY_INVITATION_VALIDITY_MINUTES', 14400),
     invitesDailyMax: int(env, 'PARLEY_INVITES_DAILY_MAX', 0),
+    minFreeBytes: int(env, 'PARLEY_MIN_FREE_MB', 16) * 1024 * 1024,
+    queueMaxEvents: Math.max(1, int(env, 'PARLEY_QUEUE_MAX_EVENTS', 2000)),
   };
 }

@@ -35,6 +35,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Parley failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
+  // A refusal by the environment (no room, a directory in use) is a sentence and exit code 2; a bug is a stack and 1.
+  const refused = (error as { exitCode?: unknown }).exitCode === 2;
+  const text = error instanceof Error ? (refused ? error.message : (error.stack ?? error.message)) : String(error);
+  process.stderr.write(`Parley failed to start: ${text}\n`);
+  process.exit(refused ? 2 : 1);
 });

@@ -30,7 +30,9 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'REALM_UPLOAD_QUOTA'
   | 'BAD_IMAGE'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  /** Zulip's ServerNotReadyError: here, the store cannot write until it is recovered (503). */
+  | 'SERVER_NOT_READY';
 
 export class ApiError extends Error {
   constructor(
