@@ -8,7 +8,7 @@ import { Level } from 'level';
 import { decode, encode } from './codec.js';
 import { serverKeys, type Range } from './keys.js';
 import { recoverStore, type RecoveryOptions } from './recovery.js';
-import { describeStoreError, StartupRefused, storeUnavailable, type StoreFailure } from './store-fault.js';
+import { describeStoreError, freeBytes, StartupRefused, storeUnavailable, type StoreFailure } from './store-fault.js';
 
 export type BatchOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
 
@@ -49,6 +49,8 @@ export interface DatabaseOptions {
 export interface StoreFaults {
   beforeWrite?: (ops: number) => void;
   beforeOpen?: () => void;
+  /** The free bytes recovery sees on the volume (a full disk reports 0); unset: the real figure. */
+  freeBytes?: () => number;
 }
 
 /** Opens LevelDB, naming the directory in the errors people meet (a data directory locked by another process). */
@@ -311,6 +313,7 @@ export class Database {
       {
         path: this.path,
         failure: this.failure,
+        freeBytes: async () => this.faults.freeBytes?.() ?? (await freeBytes(this.path)),
         closed: () => this.closed,
         reopen: () => this.reopen(),
         report: (detail) => {

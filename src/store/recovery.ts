@@ -3,7 +3,7 @@
  * volume has room again, then reopen LevelDB and prove a synced write; until then every write
  * is refused. Why reopen rather than exit: see docs/architecture.md, "When the disk is full".
  */
-import { describeStoreError, freeBytes, mebibytes, type StoreFailure } from './store-fault.js';
+import { describeStoreError, mebibytes, type StoreFailure } from './store-fault.js';
 
 export interface RecoveryOptions {
   /** Free bytes the volume must have before a reopen is tried (LevelDB writes a table and a new log when it opens). */
@@ -19,6 +19,8 @@ export const DEFAULT_RECOVERY: RecoveryOptions = { minFreeBytes: 16 * 1024 * 102
 export interface Recoverable {
   path: string;
   failure: StoreFailure;
+  /** Free bytes on the store's volume now. */
+  freeBytes(): Promise<number>;
   closed(): boolean;
   /** Closes and reopens LevelDB, then proves a synced write; throws if any step fails. */
   reopen(): Promise<void>;
@@ -45,7 +47,7 @@ export async function recoverStore(target: Recoverable, options: Partial<Recover
     delay = Math.min(delay * 2, settings.maxDelayMs);
     target.failure.attempts++;
     try {
-      const free = await freeBytes(target.path);
+      const free = await target.freeBytes();
       if (free < settings.minFreeBytes) {
         // Reopening now would fail inside LevelDB (and leave reads without a handle): wait for room.
         target.report(`${first}; ${mebibytes(free)} free on the volume of ${target.path}, ${mebibytes(settings.minFreeBytes)} needed before the store is reopened`);

@@ -36,6 +36,16 @@ export function storeUnavailable(failure: StoreFailure): ApiError {
   return new ApiError('SERVER_NOT_READY', `The server cannot save changes right now (${failure.reason}). Nothing was changed; try again later.`, 503, {}, { 'Retry-After': '5' });
 }
 
+/**
+ * A file write (uploaded bytes) that failed for want of room is answered as the store's are
+ * (503, nothing changed); any other error is returned as it is.
+ */
+export function fileWriteRefusal(error: unknown): unknown {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  return storeUnavailable({ reason: describeStoreError(error), since: Date.now(), attempts: 0 });
+}
+
 /** Bytes an unprivileged process may still write on the volume holding `dir` (its nearest existing ancestor). */
 export async function freeBytes(dir: string): Promise<number> {
   let path = resolve(dir);
