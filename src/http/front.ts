@@ -18,15 +18,10 @@ import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod, type Match } from './router.js';
 import type { ParamValidator } from './validation.js';
+import { DRAIN_LIMIT_BYTES } from './body-drain.js';
 
 const API_PREFIX = '/api/v1';
 const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-/**
- * A request refused before its body was read is answered only once the body has arrived (up to
- * this many more bytes): uWS 20.30 closes a connection whose request body is still arriving after
- * the answer, and the client, still sending, then sees a reset instead of the answer.
- */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 /** Route label for the observer when no route matched the path. */
 const UNMATCHED = 'unmatched';
 
