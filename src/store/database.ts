@@ -8,7 +8,7 @@ import { Level } from 'level';
 import { decode, encode } from './codec.js';
 import { serverKeys, type Range } from './keys.js';
 import { recoverStore, type RecoveryOptions } from './recovery.js';
-import { describeStoreError, freeBytes, StartupRefused, storeUnavailable, type StoreFailure } from './store-fault.js';
+import { describeStoreError, freeBytes, StartupRefused, storeErrorCause, storeUnavailable, type StoreFailure } from './store-fault.js';
 
 export type BatchOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
 
@@ -307,7 +307,7 @@ export class Database {
       return;
     }
     this.outages.failures++;
-    this.failure = { reason, since: Date.now(), attempts: 0 };
+    this.failure = { cause: storeErrorCause(error), reason, since: Date.now(), attempts: 0 };
     this.onStateChange?.(false, reason);
     this.recovering = recoverStore(
       {

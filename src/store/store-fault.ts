@@ -9,7 +9,9 @@ import { ApiError } from '../domain/errors.js';
 
 /** Why the store cannot write, since when, and how it is being recovered. */
 export interface StoreFailure {
-  /** A sentence for people: what failed ("the disk is full: …"). */
+  /** What clients are told, without paths: "its disk is full". */
+  cause: string;
+  /** A sentence for operators (/health, logs): what failed and what recovery waits for. */
   reason: string;
   /** Unix ms of the first failed write of this outage. */
   since: number;
@@ -28,12 +30,20 @@ export function describeStoreError(error: unknown): string {
   return `a write to the store failed: ${detail}`;
 }
 
+/** The short cause clients are told (no paths, no LevelDB details). */
+export function storeErrorCause(error: unknown): string {
+  const reason = describeStoreError(error);
+  if (reason.startsWith('the disk is full')) return 'its disk is full';
+  if (reason.startsWith('the disk quota')) return 'its disk quota is exceeded';
+  return 'its store failed a write';
+}
+
 /**
  * The answer to every write refused while the store is unavailable: 503 with Zulip's error
  * envelope. Zulip names a server that cannot serve the request yet `SERVER_NOT_READY`.
  */
 export function storeUnavailable(failure: StoreFailure): ApiError {
-  return new ApiError('SERVER_NOT_READY', `The server cannot save changes right now (${failure.reason}). Nothing was changed; try again later.`, 503, {}, { 'Retry-After': '5' });
+  return new ApiError('SERVER_NOT_READY', `The server cannot save changes right now: ${failure.cause}. Nothing was changed; try again later.`, 503, {}, { 'Retry-After': '5' });
 }
 
 /**
@@ -43,7 +53,7 @@ export function storeUnavailable(failure: StoreFailure): ApiError {
 export function fileWriteRefusal(error: unknown): unknown {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
-  return storeUnavailable({ reason: describeStoreError(error), since: Date.now(), attempts: 0 });
+  return storeUnavailable({ cause: storeErrorCause(error), reason: describeStoreError(error), since: Date.now(), attempts: 0 });
 }
 
 /** Bytes an unprivileged process may still write on the volume holding `dir` (its nearest existing ancestor). */

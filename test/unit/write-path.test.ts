@@ -61,7 +61,8 @@ test('database: a failed write rolls back every batch not yet durable, newest fi
   const first = db.commit([{ type: 'put', key: 'k!a', value: 'lost' }], () => undone.push('first'));
   const second = db.commit([{ type: 'put', key: 'k!b', value: 'lost' }], () => undone.push('second'));
   t.equal(db.get('k!a'), 'lost', 'pending writes are readable before the failure');
-  await t.rejects(first, { code: 'SERVER_NOT_READY', status: 503, message: /disk full/ });
+  await t.rejects(first, { code: 'SERVER_NOT_READY', status: 503, message: /store failed a write/ });
+  t.match(db.unavailable?.reason, /disk full/, 'the reason for operators names the error');
   await t.rejects(second, { code: 'SERVER_NOT_READY', status: 503 });
   t.same(undone, ['second', 'first']);
   t.equal(db.get('k!a'), 'durable', 'the overlay forgot what was never written');
