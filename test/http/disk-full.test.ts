@@ -5,10 +5,12 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'tap';
+import { t as root, test } from 'tap';
 import { runDiskCycles } from '../helpers/disk-cycle.js';
 
 const SEED = Number(process.env.PARLEY_DISK_SEED ?? 20_261_127);
+// Each cycle starts a server process two or three times: more than the suite's default on a busy machine.
+root.setTimeout(10 * 60_000);
 
 test('a full disk, freed under load, then kill -9: nothing acknowledged lost, no id reused', async (t) => {
   const report = await runDiskCycles({ cycles: 2, seed: SEED, sizeMb: 40, workers: 4, mountDir: join(tmpdir(), `parley-disk-${process.pid}`) });
