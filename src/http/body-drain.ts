@@ -10,3 +10,9 @@
  * client may see the reset.
  */
 export const DRAIN_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A route's own limit (an upload) refuses a declared length this far past it at once, before the
+ * body is sent: a client that waits for an answer before sending (or sends headers only) gets it.
+ */
+export const ANSWER_AT_ONCE_PAST_BYTES = 16 * 1024 * 1024;

@@ -18,7 +18,7 @@ import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod, type Match } from './router.js';
 import type { ParamValidator } from './validation.js';
-import { DRAIN_LIMIT_BYTES } from './body-drain.js';
+import { ANSWER_AT_ONCE_PAST_BYTES, DRAIN_LIMIT_BYTES } from './body-drain.js';
 
 const API_PREFIX = '/api/v1';
 const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -335,7 +335,7 @@ export class HttpFront<P> implements DeferredWriter {
     if (contentLength !== '' && Number(contentLength) > limit) {
       // A route's own limit (an upload) may be far below what a client declares: rather than
       // drain such a body, answer now and close (a client waiting for the answer reads it).
-      if (own && Number(contentLength) > limit + DRAIN_LIMIT_BYTES) {
+      if (own && Number(contentLength) > limit + ANSWER_AT_ONCE_PAST_BYTES) {
         ex.bodyPending = false;
         this.fail(ex, refusal(), true);
         return;
