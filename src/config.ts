@@ -45,6 +45,10 @@ export interface Config {
   drainSeconds: number;
   /** Peers whose X-Forwarded-For names the client (reverse proxies); empty: the peer is the client. */
   trustedProxies: readonly IpRange[];
+  /** Free space the data directory's volume must have to start, and before a failed store is reopened. */
+  minFreeBytes: number;
+  /** Undelivered events a queue may hold; one more and it is expired early (its client re-registers). */
+  queueMaxEvents: number;
 }
 
 export interface SmtpSettings {
@@ -115,5 +119,7 @@ export function configFromEnv(env: Env = process.env): Config {
     invitesDailyMax: integer(env, 'PARLEY_INVITES_DAILY_MAX', 0, 0),
     drainSeconds: seconds(env, 'PARLEY_DRAIN_SECONDS', 5, 0, 600),
     trustedProxies: trustedProxies(env),
+    minFreeBytes: integer(env, 'PARLEY_MIN_FREE_MB', 16, 0) * 1024 * 1024,
+    queueMaxEvents: integer(env, 'PARLEY_QUEUE_MAX_EVENTS', 2000, 1),
   };
 }

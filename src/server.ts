@@ -18,7 +18,7 @@ import { HttpFront, type ServedRoute } from './http/front.js';
 import { loadUws } from './http/native.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { compileValidators } from './http/validation.js';
-import { createLogger } from './log.js';
+import { createLogger, droppedLogLines } from './log.js';
 import { unusable } from './startup-failure.js';
 import { clientAddress } from './domain/ip-ranges.js';
 import { openControlChannel } from './ops/control.js';
@@ -33,6 +33,7 @@ import { writeBackup } from './store/backup.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
+import { checkStartupSpace } from './store/store-fault.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -60,7 +61,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   await probePort(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port)));
   if (config.metricsPort !== undefined) await probePort(config.host, config.metricsPort).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort)));
-  const db = await Database.open(config.dataDir, { sync: config.sync }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
+  // A volume without room would fail inside LevelDB, or later under load: say so now (exit code 2).
+  await checkStartupSpace(config.dataDir, config.minFreeBytes);
+  const db = await Database.open(config.dataDir, { sync: config.sync, recovery: { minFreeBytes: config.minFreeBytes } }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
+  db.onStateChange = (writable, detail) => {
+    if (writable) logger.warn({ detail }, 'store recovered: writes are accepted again');
+    else logger.error({ reason: detail }, 'store write failed: writes are refused until the store is reopened');
+  };
   const counters = new Counters(db);
   const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
   const services = await buildServices({ config, logger, db, counters, org, clock });
@@ -89,7 +96,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const routes = bindRoutes(ROUTES, services);
   const pages = bindPages(services);
   const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
-  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db });
+  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db, droppedLogLines: () => droppedLogLines(logger) });
   const perSecond = () => clock.now() / 1000;
   const front = new HttpFront<UserRecord>({
     uws,

@@ -19,6 +19,8 @@ export interface StartupFailure {
 
 export function startupFailure(error: unknown): StartupFailure {
   if (error instanceof ConfigError) return { line: `Parley cannot start: ${error.message}`, exitCode: 2 };
+  // A start the environment does not allow (no room on the volume): a sentence, not a stack.
+  if ((error as { exitCode?: unknown }).exitCode === 2) return { line: `Parley cannot start: ${(error as Error).message}`, exitCode: 2 };
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return { line: `Parley failed to start: ${text}`, exitCode: 1 };
 }

@@ -138,6 +138,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     heartbeatMs: parts.config.heartbeatSeconds * 1000,
     idleMs: parts.config.queueIdleSeconds * 1000,
     maxLifespanMs: LIMITS.maxQueueLifespanSeconds * 1000,
+    maxEvents: parts.config.queueMaxEvents,
   }, () => clock.now());
   const publisher = new EventPublisher(db, eventLog, queues, (event) => {
     const message = event.message as { type?: string; stream_id?: number };

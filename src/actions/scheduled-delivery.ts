@@ -4,7 +4,8 @@
  * removal of the item go to the store in ONE batch, so a crash at any moment leaves either both
  * or neither: a scheduled message is never sent twice nor lost. A refusal (the sender may no
  * longer post there, or the delivery is more than 10 minutes late) marks the item failed, tells
- * the owner's queues, and the notification bot tells the owner in a direct message.
+ * the owner's queues, and the notification bot tells the owner in a direct message. A write the
+ * store refuses (a full disk) is tried again by the scheduler with backoff while the server runs.
  *
  * The writes of one wake-up are made in the same turn, so group commit puts them in one
  * synced LevelDB write: 1,000 messages due in one second cost one disk write, not 1,000.
@@ -53,14 +54,21 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
   if (sender?.isActive) notifyDirect(services, tx, sender, failureNotice(record.deliverAt, message));
 }
 
-/** What the scheduler calls when items are due: one write per item, all queued in this turn. */
-export async function deliverScheduled(services: Services, ids: readonly number[]): Promise<void> {
+/**
+ * What the scheduler calls when items are due: one write per item, all queued in this turn.
+ * Resolves with the ids whose write failed (the store refused it): they are still in the store
+ * and the scheduler tries them again with backoff. A retry more than 10 minutes late marks the
+ * item failed and tells its owner, like any late delivery, so no failure stays silent.
+ */
+export async function deliverScheduled(services: Services, ids: readonly number[]): Promise<number[]> {
+  const failed: number[] = [];
   await Promise.all(
     ids.map((id) =>
       services.write((tx) => deliverOne(services, tx, id)).catch((error: unknown) => {
-        // Left in the store: the next start tries again (or fails it, if by then it is too late).
-        services.logger.error({ err: error, scheduledMessageId: id }, 'scheduled delivery failed');
+        failed.push(id);
+        services.logger.error({ err: error, scheduledMessageId: id }, 'scheduled delivery failed; it will be tried again');
       }),
     ),
   );
+  return failed;
 }

@@ -2,6 +2,7 @@
  * Uploading and deleting files (Zulip's upload_file_backend and remove_attachment): the limits,
  * the bytes made durable before their record is written, the `attachment` events to the owner.
  */
+import { fileWriteRefusal } from '../store/store-fault.js';
 import { fileInUse } from '../queries/stored-files.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { ApiError, badRequest } from '../domain/errors.js';
@@ -56,7 +57,8 @@ export async function uploadFile(services: Services, user: UserRecord, files: re
   const contentType = withCharset(uploadContentType(file.contentType, name), file.data);
   const image = await readImageInfo(file.data, contentType);
   // The bytes are durable before the record naming them is written, and held until it is.
-  const held = await services.files.put(file.data);
+  // A full disk refuses the bytes as it refuses the record: 503, nothing changed.
+  const held = await services.files.put(file.data).catch((error: unknown) => Promise.reject(fileWriteRefusal(error)));
   let record: AttachmentRecord;
   try {
     record = await services.write((tx) => {

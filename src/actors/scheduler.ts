@@ -70,6 +70,17 @@ export const schedulerMachine = setup({
 /** setTimeout's limit is 2^31-1 ms; waking once an hour also follows a wall clock that jumped. */
 const MAX_DELAY_MS = 60 * 60 * 1000;
 
+/**
+ * Backoff of a delivery whose write failed: 1, 2, 4 … up to 30 seconds, so that a store back
+ * within Zulip's 10-minute lateness limit delivers at most half a minute after it returns.
+ */
+export function retryDelaySeconds(attempt: number): number {
+  return Math.min(30, 2 ** Math.max(0, attempt - 1));
+}
+
+/** What delivering returns: the ids whose write failed, to be tried again (nothing: all done). */
+export type Deliver = (ids: number[]) => Promise<readonly number[] | void>;
+
 /** Number of entries at the head of `queue` that are due at `nowMs`. */
 export function dueCount(queue: readonly DueEntry[], nowMs: number): number {
   let count = 0;
@@ -82,8 +93,10 @@ export class Scheduler {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the armed timer fires (unix ms of the due time it was armed for). */
   private armedFor: number | undefined;
-  private deliver: ((ids: number[]) => Promise<void>) | undefined;
+  private deliver: Deliver | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Failed attempts so far of the items being retried, by id. */
+  private readonly attempts = new Map<number, number>();
   private stopped = false;
 
   /** `now`: unix milliseconds (the services' clock, so that tests can move it). */
@@ -93,18 +106,37 @@ export class Scheduler {
   }
 
   /** Starts delivering: loads the waiting items and arms the timer (overdue items go at once). */
-  run(entries: readonly DueEntry[], deliver: (ids: number[]) => Promise<void>): void {
+  run(entries: readonly DueEntry[], deliver: Deliver): void {
     this.deliver = deliver;
     this.actor.send({ type: 'LOAD', entries });
   }
 
   schedule(id: number, due: number): void {
     // A write committed while the server stops: its item waits in the store for the next start.
+    this.attempts.delete(id);
     if (!this.stopped) this.actor.send({ type: 'SCHEDULE', id, due });
   }
 
   cancel(id: number): void {
+    this.attempts.delete(id);
     if (!this.stopped) this.actor.send({ type: 'CANCEL', id });
+  }
+
+  /** Items whose delivery failed go back in the queue, each after its backoff. */
+  private retry(ids: readonly number[]): void {
+    if (this.stopped) return;
+    const nowSeconds = this.now() / 1000;
+    for (const id of ids) {
+      const attempt = (this.attempts.get(id) ?? 0) + 1;
+      this.attempts.set(id, attempt);
+      // Only the scheduler's wake-up moves: the record keeps its due time, which the 10-minute rule reads.
+      this.actor.send({ type: 'SCHEDULE', id, due: nowSeconds + retryDelaySeconds(attempt) });
+    }
+  }
+
+  /** Items being retried after a failed write (tests, health). */
+  get retrying(): number {
+    return this.attempts.size;
   }
 
   /** The waiting items in due order. */
@@ -148,8 +180,17 @@ export class Scheduler {
     if (count > 0) {
       const ids = this.queue.slice(0, count).map((entry) => entry.id);
       this.actor.send({ type: 'TAKE', count });
-      // `deliver` logs its own failures; an item it could not write stays in the store for the next start.
-      const delivery: Promise<void> = deliver(ids).catch(() => undefined).finally(() => this.inFlight.delete(delivery));
+      // `deliver` logs its own failures and names the items it could not write: they are tried again.
+      const delivery: Promise<void> = deliver(ids)
+        .then(
+          (failed) => {
+            const retried = new Set(failed ?? []);
+            for (const id of ids) if (!retried.has(id)) this.attempts.delete(id);
+            this.retry([...retried]);
+          },
+          () => this.retry(ids),
+        )
+        .finally(() => this.inFlight.delete(delivery));
       this.inFlight.add(delivery);
     }
     // Woken early (a clock that moved, or the hourly wake-up): arm again for what is left.

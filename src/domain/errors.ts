@@ -33,7 +33,9 @@ export type ErrorCode =
   | 'BAD_IMAGE'
   | 'UNSUPPORTED_WEBHOOK_EVENT_TYPE'
   | 'MISSING_HTTP_EVENT_HEADER'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  /** Zulip's ServerNotReadyError: here, the store cannot write until it is recovered (503). */
+  | 'SERVER_NOT_READY';
 
 export class ApiError extends Error {
   constructor(

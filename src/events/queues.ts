@@ -20,6 +20,12 @@ export interface QueueTimings {
   /** Default lifetime of a queue nobody polls. */
   idleMs: number;
   maxLifespanMs: number;
+  /**
+   * Undelivered events a queue may hold; one more and it is expired early, as a queue nobody
+   * polls (its client gets BAD_EVENT_QUEUE_ID and registers again). This bounds both memory and
+   * the replay a restart does for the queues' backlog.
+   */
+  maxEvents: number;
 }
 
 export type NewQueue = Omit<QueueDescriptor, 'id' | 'minId' | 'ack' | 'lastPoll'>;
@@ -40,6 +46,10 @@ export class EventQueues {
   private pruned = 0;
   /** Log entries up to this id are needed by no queue (see `settle`). */
   private settled = 0;
+  /** Descriptors of queues expired for holding too many events, to delete with the next write. */
+  private readonly overflowed = new Set<string>();
+  /** Queues expired early for holding more than `maxEvents` since start (metrics). */
+  overflowCount = 0;
 
   private readonly db: Database;
 
@@ -53,6 +63,10 @@ export class EventQueues {
     // restart then reads only what some queue still needs, at no cost of a write per poll.
     this.db = log.db;
     this.db.riders = () => this.bookkeeping();
+    // A failed write lost the bookkeeping it carried: every acknowledgement is written again.
+    this.db.onReopen(() => {
+      for (const queue of this.queues.values()) this.unsaved.add(queue);
+    });
   }
 
   get size(): number {
@@ -60,14 +74,14 @@ export class EventQueues {
   }
 
   /** Figures for metrics, counted when asked (a scrape), so the hot paths keep no tallies. */
-  stats(): { queues: number; parkedPolls: number; pendingEvents: number } {
+  stats(): { queues: number; parkedPolls: number; pendingEvents: number; overflowed: number } {
     let parkedPolls = 0;
     let pendingEvents = 0;
     for (const queue of this.queues.values()) {
       if (queue.state === 'polling') parkedPolls++;
       pendingEvents += queue.pending.length;
     }
-    return { queues: this.queues.size, parkedPolls, pendingEvents };
+    return { queues: this.queues.size, parkedPolls, pendingEvents, overflowed: this.overflowCount };
   }
 
   /** The newest event id handed out so far. */
@@ -112,7 +126,13 @@ export class EventQueues {
       lastPoll: this.now(),
     });
     const queue = this.add(descriptor);
-    await this.log.saveDescriptor(descriptor.id, descriptor);
+    try {
+      await this.log.saveDescriptor(descriptor.id, descriptor);
+    } catch (error) {
+      // Refused (the store cannot write): the queue never existed.
+      this.forget(queue, true);
+      throw error;
+    }
     return queue;
   }
 
@@ -170,6 +190,22 @@ export class EventQueues {
 
   /** Deletes a queue (DELETE /events, or expiry); its descriptor goes in `tx`. */
   remove(queue: EventQueue, tx: Transaction, expired = false): void {
+    this.forget(queue, expired);
+    this.log.deleteDescriptor(queue.id, tx);
+  }
+
+  /**
+   * Expires a queue that holds more undelivered events than allowed. Called while events are
+   * delivered (after their write), so its descriptor's deletion rides with the next write.
+   */
+  private overflow(queue: EventQueue): void {
+    this.forget(queue, queue.state !== 'polling');
+    this.overflowed.add(queue.id);
+    this.overflowCount++;
+  }
+
+  /** Takes a queue out of memory (its descriptor is the caller's). */
+  private forget(queue: EventQueue, expired: boolean): void {
     // Expiry applies to an idle queue; deletion (which answers a parked poll) to any.
     if (expired) queue.expire();
     if (!queue.expired) queue.delete();
@@ -180,7 +216,6 @@ export class EventQueues {
     this.watchers.delete(queue);
     // A descriptor written after this deletion would bring the queue back at the next start.
     this.unsaved.delete(queue);
-    this.log.deleteDescriptor(queue.id, tx);
   }
 
   /**
@@ -205,14 +240,18 @@ export class EventQueues {
         const mine = this.byUser.get(userId);
         if (!mine) continue;
         for (const queue of mine) {
-          if (acceptsEvent(queue.descriptor, logged.event, variants.flagsOf(userId))) queue.push(variants.for(queue));
+          if (!acceptsEvent(queue.descriptor, logged.event, variants.flagsOf(userId))) continue;
+          queue.push(variants.for(queue));
+          if (queue.pending.length > this.timings.maxEvents) this.overflow(queue);
         }
       }
       if (this.watchers.size > 0 && isPublicChannelMessage(logged)) {
         const recipients = new Set(logged.userIds);
         for (const queue of this.watchers) {
           if (recipients.has(queue.userId)) continue;
-          if (acceptsEvent(queue.descriptor, logged.event, undefined)) queue.push(variants.for(queue, false));
+          if (!acceptsEvent(queue.descriptor, logged.event, undefined)) continue;
+          queue.push(variants.for(queue, false));
+          if (queue.pending.length > this.timings.maxEvents) this.overflow(queue);
         }
       }
     }
@@ -245,7 +284,7 @@ export class EventQueues {
 
   /** Acknowledgements or log deletions are waiting for a write to carry them. */
   get bookkeepingDue(): boolean {
-    return this.unsaved.size > 0 || this.pruned < this.settled;
+    return this.unsaved.size > 0 || this.overflowed.size > 0 || this.pruned < this.settled;
   }
 
   /**
@@ -257,6 +296,8 @@ export class EventQueues {
     const ops: BatchOp[] = [];
     for (const queue of this.unsaved) ops.push(this.log.descriptorWrite(queue.id, queue.descriptor));
     this.unsaved.clear();
+    for (const id of this.overflowed) ops.push(this.log.descriptorDeletion(id));
+    this.overflowed.clear();
     const upTo = Math.min(this.settled, this.pruned + MAX_PRUNED_PER_WRITE);
     // Event ids are handed out only to logged events, so the ids name the log entries.
     for (let id = this.pruned + 1; id <= upTo; id++) ops.push(this.log.deletion(id));
@@ -267,11 +308,14 @@ export class EventQueues {
   /** The housekeeping tick: settles the log and, when no write came by to carry the bookkeeping, makes one. */
   async persist(): Promise<void> {
     this.settle();
-    if (this.bookkeepingDue) await this.db.commit([]);
+    // While the store is being recovered the bookkeeping waits (it is written again after the reopen).
+    if (this.bookkeepingDue && this.db.writable) await this.db.commit([]);
   }
 
   /** Housekeeping: expires queues nobody polled for their lifetime, then persists the bookkeeping. */
   async sweep(): Promise<void> {
+    // Expiry changes memory before its write: while the store cannot write, it waits.
+    if (!this.db.writable) return;
     const now = this.now();
     const tx = new Transaction();
     for (const queue of [...this.queues.values()]) {

@@ -18,15 +18,10 @@ import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod, type Match } from './router.js';
 import type { ParamValidator } from './validation.js';
+import { ANSWER_AT_ONCE_PAST_BYTES, DRAIN_LIMIT_BYTES } from './body-drain.js';
 
 const API_PREFIX = '/api/v1';
 const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-/**
- * A request refused before its body was read is answered only once the body has arrived (up to
- * this many more bytes): uWS 20.30 closes a connection whose request body is still arriving after
- * the answer, and the client, still sending, then sees a reset instead of the answer.
- */
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 /** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT (missing from the 20.30 typings): bind without SO_REUSEPORT. */
 const LISTEN_EXCLUSIVE_PORT = 1;
 /** Route label for the observer when no route matched the path. */
@@ -382,7 +377,7 @@ export class HttpFront<P> implements DeferredWriter {
     if (contentLength !== '' && Number(contentLength) > limit) {
       // A route's own limit (an upload) may be far below what a client declares: rather than
       // drain such a body, answer now and close (a client waiting for the answer reads it).
-      if (own && Number(contentLength) > limit + DRAIN_LIMIT_BYTES) {
+      if (own && Number(contentLength) > limit + ANSWER_AT_ONCE_PAST_BYTES) {
         ex.bodyPending = false;
         this.fail(ex, refusal(), true);
         return;

@@ -8,6 +8,23 @@ import type { Services } from '../services.js';
 export function healthCheck(services: Services): () => HealthAnswer {
   return () => {
     const uptimeSeconds = Math.floor(services.clock.now() / 1000) - services.startedAt;
+    const outage = services.db.unavailable;
+    if (outage) {
+      // Reads still work, but writes are refused until the store is recovered: not healthy.
+      return {
+        status: 503,
+        body: {
+          result: 'error',
+          code: 'SERVER_NOT_READY',
+          msg: `Store cannot write: ${outage.reason}`,
+          status: 'unavailable',
+          checks: { store: 'unwritable' },
+          reason: outage.reason,
+          unavailable_seconds: Math.round((Date.now() - outage.since) / 1000),
+          recovery_attempts: outage.attempts,
+        },
+      };
+    }
     try {
       // One point read of a record every organization has: it fails if LevelDB is closed or broken.
       if (!services.org.storedIn(services.db)) throw new Error('the organization record is missing');

@@ -12,6 +12,8 @@ export interface MetricsSources {
   routePaths: Iterable<string>;
   queues: EventQueues;
   db: Database;
+  /** Log lines dropped because the log destination failed or stalled (see log.ts). */
+  droppedLogLines?: () => number;
 }
 
 /** Methods a label may name; anything else a client sends is counted as OTHER, so labels stay few. */
@@ -85,6 +87,42 @@ export class ServerMetrics {
       flushOps.observe(ops);
       flushSeconds.observe(seconds);
     };
+    const dropped = sources.droppedLogLines;
+    new Counter({
+      name: 'parley_log_lines_dropped_total',
+      help: 'Log lines dropped because the log destination failed (a full disk, a closed pipe) or could not keep up.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(dropped?.() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'parley_store_writable',
+      help: '1 while the store accepts writes; 0 from a failed LevelDB write until it is reopened and proven writable.',
+      registers,
+      collect() {
+        this.set(db.writable ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'parley_store_write_failures_total',
+      help: 'Outages of the store: LevelDB writes that failed while it was accepting writes (each starts a recovery).',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(db.outages.failures);
+      },
+    });
+    new Counter({
+      name: 'parley_event_queues_overflowed_total',
+      help: 'Event queues expired early for holding more undelivered events than PARLEY_QUEUE_MAX_EVENTS.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(queues.stats().overflowed);
+      },
+    });
     this.lastBackup = new Gauge({
       name: 'parley_backup_last_success_timestamp_seconds',
       help: 'Unix time when the last successful online backup finished (0: none since start).',

@@ -13,7 +13,18 @@ export class Counters {
   /** Realm counter keys by realm and name, so that hot counters (events) build no string. */
   private readonly realmKeyCache = new Map<number, Map<RealmCounter, string>>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly db: Database) {
+    db.onReopen(() => this.reconcile());
+  }
+
+  /**
+   * After the store is reopened: each counter becomes the larger of what memory handed out and
+   * what the disk holds, so that no id handed out before the failure is handed out again
+   * (ids of refused writes stay skipped) and nothing written by another path is overtaken.
+   */
+  reconcile(): void {
+    for (const [key, value] of this.values) this.values.set(key, Math.max(value, this.db.get<number>(key) ?? 0));
+  }
 
   /** The last id handed out under `key` (0 when none). */
   current(key: string): number {

@@ -1,13 +1,16 @@
 /**
  * The one LevelDB database: reads (with a read-your-writes overlay for batches not yet on
  * disk), range scans, and group commit — every batch handed in during one event-loop turn is
- * written by a single (synced) LevelDB write.
+ * written by a single (synced) LevelDB write. After a failed write nothing more is accepted
+ * until the store is reopened and a write is seen to reach the disk (store/recovery.ts).
  */
 import { resolve } from 'node:path';
 import { Level } from 'level';
 import { DirectoryError, makeDirectory } from './directories.js';
 import { decode, encode } from './codec.js';
-import type { Range } from './keys.js';
+import { serverKeys, type Range } from './keys.js';
+import { recoverStore, type RecoveryOptions } from './recovery.js';
+import { describeStoreError, freeBytes, storeErrorCause, storeUnavailable, type StoreFailure } from './store-fault.js';
 
 export type BatchOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
 
@@ -32,6 +35,37 @@ export interface SnapshotReader {
 /** A committed batch's caller: told when it is durable, or rolled back and told why not. */
 type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined };
 const DELETED = Symbol('deleted');
+
+type NativeBatch = { _batch(ops: readonly QueuedOp[], options: { sync: boolean }): Promise<void> };
+
+export interface DatabaseOptions {
+  sync: boolean;
+  /** How a failed store is recovered (free space wanted before a reopen, backoff). */
+  recovery?: Partial<RecoveryOptions>;
+}
+
+/**
+ * Fault injection (tests): each hook may throw, as LevelDB does on a full disk, to fail the
+ * LevelDB write or reopen it stands before. Production never sets them.
+ */
+export interface StoreFaults {
+  beforeWrite?: (ops: number) => void;
+  beforeOpen?: () => void;
+  /** The free bytes recovery sees on the volume (a full disk reports 0); unset: the real figure. */
+  freeBytes?: () => number;
+}
+
+/** Opens LevelDB, naming the directory in the errors people meet (a data directory locked by another process). */
+async function openLevel(path: string): Promise<Level<string, Uint8Array>> {
+  const db = new Level<string, Uint8Array>(makeDirectory(path), { keyEncoding: 'utf8', valueEncoding: 'view' });
+  try {
+    await db.open();
+  } catch (error) {
+    // LevelDB's own message is "Database failed to open": the path and the cause are what helps.
+    throw new DirectoryError(resolve(path), openFailure(error));
+  }
+  return db;
+}
 /** The source of a rider op: never in the overlay, so the overlay is left alone after the write. */
 const RIDER = Symbol('rider');
 
@@ -51,6 +85,17 @@ export class Database {
   private flushing = false;
   private scheduled = false;
   private closed = false;
+  /** Set from a failed write until the store is reopened and proven writable; writes are refused meanwhile. */
+  private failure: StoreFailure | undefined;
+  private recovering: Promise<void> | undefined;
+  /** Told after a recovery, before writes are accepted again (counters reconcile with the disk). */
+  private readonly reopenHooks: (() => void)[] = [];
+  /** Fault injection for tests (see StoreFaults). */
+  readonly faults: StoreFaults = {};
+  /** Outages and recoveries since start (metrics and tests). */
+  readonly outages = { failures: 0, recoveries: 0 };
+  /** Told when the store stops accepting writes and when it accepts them again (logging). */
+  onStateChange: ((writable: boolean, detail: string) => void) | undefined;
   /** Number of LevelDB writes issued, so tests and benches can see group commit at work. */
   writes = 0;
   /** Called after each LevelDB write with its op count and duration (metrics). */
@@ -62,24 +107,35 @@ export class Database {
    */
   riders: (() => readonly BatchOp[]) | undefined;
 
-  private readonly native: { _batch(ops: readonly QueuedOp[], options: { sync: boolean }): Promise<void> };
+  private native: NativeBatch;
+  private readonly sync: boolean;
 
   private constructor(
-    private readonly db: Level<string, Uint8Array>,
-    private readonly sync: boolean,
+    private db: Level<string, Uint8Array>,
+    readonly path: string,
+    private readonly options: DatabaseOptions,
   ) {
-    this.native = db as unknown as typeof this.native;
+    this.native = db as unknown as NativeBatch;
+    this.sync = options.sync;
   }
 
-  static async open(path: string, options: { sync: boolean }): Promise<Database> {
-    const db = new Level<string, Uint8Array>(makeDirectory(path), { keyEncoding: 'utf8', valueEncoding: 'view' });
-    try {
-      await db.open();
-    } catch (error) {
-      // LevelDB's own message is "Database failed to open": the path and the cause are what helps.
-      throw new DirectoryError(resolve(path), openFailure(error));
-    }
-    return new Database(db, options.sync);
+  static async open(path: string, options: DatabaseOptions): Promise<Database> {
+    return new Database(await openLevel(path), path, options);
+  }
+
+  /** False from a failed write until the store is recovered: every write is refused with a 503 meanwhile. */
+  get writable(): boolean {
+    return this.failure === undefined && !this.closed;
+  }
+
+  /** Why the store cannot write (undefined while it can). */
+  get unavailable(): Readonly<StoreFailure> | undefined {
+    return this.failure;
+  }
+
+  /** Registers a step to run after each recovery, before the first write is accepted. */
+  onReopen(hook: () => void): void {
+    this.reopenHooks.push(hook);
   }
 
   /** Reads one value synchronously: pending writes first, then LevelDB's cache or disk. */
@@ -89,7 +145,14 @@ export class Database {
       const value = this.overlay.get(key);
       return value === DELETED ? undefined : (value as T);
     }
-    const bytes = this.db.getSync(key);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = this.db.getSync(key);
+    } catch (error) {
+      // The handle is being swapped by a recovery (a few milliseconds): say so, not "internal error".
+      if (this.failure) throw storeUnavailable(this.failure);
+      throw error;
+    }
     return bytes === undefined ? undefined : decode<T>(bytes);
   }
 
@@ -101,7 +164,7 @@ export class Database {
     const iterator = this.db.iterator({ ...range, reverse: options.reverse ?? false, limit: options.limit ?? -1 });
     try {
       for (;;) {
-        const page = await iterator.nextv(256);
+        const page = await this.page(iterator.nextv(256));
         if (page.length === 0) return;
         for (const [key, bytes] of page) {
           this.reads.scanned++;
@@ -122,7 +185,7 @@ export class Database {
     let size = Math.max(1, options.firstPage ?? 256);
     try {
       for (;;) {
-        const page = await iterator.nextv(size);
+        const page = await this.page(iterator.nextv(size));
         size = Math.min(size * 4, 1024);
         if (page.length === 0) return;
         for (const key of page) {
@@ -158,6 +221,10 @@ export class Database {
     if (this.closed) {
       rollback?.();
       return Promise.reject(new Error('database is closed'));
+    }
+    if (this.failure) {
+      rollback?.();
+      return Promise.reject(storeUnavailable(this.failure));
     }
     for (const op of ops) {
       if (op.type === 'put') {
@@ -196,6 +263,7 @@ export class Database {
       }
       this.writes++;
       const started = process.hrtime.bigint();
+      this.faults.beforeWrite?.(ops.length);
       // The queued ops are already encoded, so they go straight to classic-level's native
       // batch (abstract-level's `_batch` hook for implementations): the public `batch()`
       // clones, validates and re-encodes every op, which profiling showed to be ~40% of the
@@ -206,13 +274,20 @@ export class Database {
       for (const op of ops) if (this.overlay.get(op.key) === op.source) this.overlay.delete(op.key);
       for (const waiter of waiters) waiter.resolve();
     } catch (error) {
+      // LevelDB may have appended part of the record before failing and would go on appending
+      // behind it, and a reopen drops everything after a torn record: so nothing more is
+      // written through this handle. Everything not yet durable is refused, and the store is
+      // reopened (a fresh log) before the next write is accepted.
+      this.fail(error);
       const failed = [...waiters, ...this.waiters];
       this.waiters = [];
       this.queued = [];
       // Nothing that was not written is readable any more: the overlay holds only unwritten ops.
       this.overlay.clear();
       for (let i = failed.length - 1; i >= 0; i--) failed[i]!.rollback?.();
-      for (const waiter of failed) waiter.reject(error);
+      const refusal = storeUnavailable(this.failure!);
+      refusal.cause = error;
+      for (const waiter of failed) waiter.reject(refusal);
     } finally {
       this.flushing = false;
       // Waiters of empty batches queued during the write are owed a turn too, or they wait forever.
@@ -220,11 +295,67 @@ export class Database {
     }
   }
 
+  /** A page of a scan; a scan cut by a recovery's reopen is answered as the store being unavailable. */
+  private async page<T>(next: Promise<T>): Promise<T> {
+    try {
+      return await next;
+    } catch (error) {
+      if (this.failure) throw storeUnavailable(this.failure);
+      throw error;
+    }
+  }
+
+  /** Marks the store failed (first failure of an outage) and starts recovering it. */
+  private fail(error: unknown): void {
+    const reason = describeStoreError(error);
+    if (this.failure) {
+      this.failure.reason = reason;
+      return;
+    }
+    this.outages.failures++;
+    this.failure = { cause: storeErrorCause(error), reason, since: Date.now(), attempts: 0 };
+    this.onStateChange?.(false, reason);
+    this.recovering = recoverStore(
+      {
+        path: this.path,
+        failure: this.failure,
+        freeBytes: async () => this.faults.freeBytes?.() ?? (await freeBytes(this.path)),
+        closed: () => this.closed,
+        reopen: () => this.reopen(),
+        report: (detail) => {
+          if (this.failure) this.failure.reason = detail;
+        },
+      },
+      this.options.recovery,
+    ).finally(() => (this.recovering = undefined));
+  }
+
+  /**
+   * One recovery attempt: closes the handle (the torn tail of the old log is dropped by the
+   * reopen, and it holds nothing acknowledged), opens a new one (a new log file), proves with a
+   * synced write that writes reach the disk, lets the counters reconcile, then accepts writes.
+   */
+  private async reopen(): Promise<void> {
+    if (this.db.status === 'open') await this.db.close();
+    this.faults.beforeOpen?.();
+    this.db = await openLevel(this.path);
+    this.native = this.db as unknown as NativeBatch;
+    if (this.closed) return;
+    this.faults.beforeWrite?.(1);
+    await this.db.put(serverKeys.probe, new Uint8Array(encode(Date.now())), { sync: true });
+    for (const hook of this.reopenHooks) hook();
+    const outage = this.failure;
+    this.failure = undefined;
+    this.outages.recoveries++;
+    if (outage) this.onStateChange?.(true, `after ${((Date.now() - outage.since) / 1000).toFixed(1)} s and ${outage.attempts} attempts`);
+  }
+
   /**
    * Deletes a key range on disk (LevelDB walks it natively, without decoding or counting reads).
    * Only for ranges nothing writes to concurrently: the overlay is not consulted.
    */
   async clear(range: Range): Promise<void> {
+    if (this.failure) throw storeUnavailable(this.failure);
     await this.db.clear(range);
   }
 
@@ -238,6 +369,7 @@ export class Database {
   async close(): Promise<void> {
     await this.drain();
     this.closed = true;
-    await this.db.close();
+    await this.recovering;
+    if (this.db.status === 'open' || this.db.status === 'opening') await this.db.close();
   }
 }

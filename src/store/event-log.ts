@@ -30,6 +30,11 @@ export class EventLog {
     return { type: 'put', key: this.keys.queue(queueId), value: descriptor };
   }
 
+  /** An op deleting a queue's descriptor, for writes that carry bookkeeping along. */
+  descriptorDeletion(queueId: string): BatchOp {
+    return { type: 'del', key: this.keys.queue(queueId) };
+  }
+
   saveDescriptor(queueId: string, descriptor: unknown): Promise<void> {
     return this.db.commit([this.descriptorWrite(queueId, descriptor)]);
   }

@@ -51,6 +51,8 @@ export const serverKeys = {
   counter: (name: string) => `server!counter!${name}`,
   realmIndex: (realmId: number) => `server!realm!${pad(realmId)}`,
   realmIndexPrefix: 'server!realm!',
+  /** Written by the store's recovery to prove that a write reaches the disk again. */
+  probe: 'server!probe',
 };
 
 /** Keys inside one organization. */

@@ -42,38 +42,40 @@ test('runWrite: a throwing change is rolled back and never committed; an asynchr
   t.equal(commits, 1);
 });
 
-test('database: a failed write rolls back every batch not yet durable, newest first, and hides their values', async (t) => {
+test('database: a failed write rolls back every batch not yet durable, newest first, hides their values, and refuses writes until the store is reopened', async (t) => {
   const dir = tempDataDir();
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const db = await Database.open(dir, { sync: false });
+  const db = await Database.open(dir, { sync: false, recovery: { firstDelayMs: 20, maxDelayMs: 50, minFreeBytes: 0 } });
   t.teardown(() => db.close());
   await db.commit([{ type: 'put', key: 'k!a', value: 'durable' }]);
 
   // Make the next LevelDB write fail, as a full disk would.
-  const native = db as unknown as { native: { _batch: (...args: unknown[]) => Promise<void> } };
-  const level = native.native;
-  const real = level._batch;
   let failNext = true;
-  native.native = {
-    _batch: (...args: unknown[]) => {
-      if (failNext) {
-        failNext = false;
-        return Promise.reject(new Error('disk full'));
-      }
-      return real.apply(level, args);
-    },
+  db.faults.beforeWrite = () => {
+    if (failNext) {
+      failNext = false;
+      throw new Error('disk full');
+    }
   };
   const undone: string[] = [];
   const first = db.commit([{ type: 'put', key: 'k!a', value: 'lost' }], () => undone.push('first'));
   const second = db.commit([{ type: 'put', key: 'k!b', value: 'lost' }], () => undone.push('second'));
   t.equal(db.get('k!a'), 'lost', 'pending writes are readable before the failure');
-  await t.rejects(first, /disk full/);
-  await t.rejects(second, /disk full/);
+  await t.rejects(first, { code: 'SERVER_NOT_READY', status: 503, message: /store failed a write/ });
+  t.match(db.unavailable?.reason, /disk full/, 'the reason for operators names the error');
+  await t.rejects(second, { code: 'SERVER_NOT_READY', status: 503 });
   t.same(undone, ['second', 'first']);
   t.equal(db.get('k!a'), 'durable', 'the overlay forgot what was never written');
   t.equal(db.get('k!b'), undefined);
+  t.equal(db.writable, false, 'the store refuses writes until it is reopened');
+  let refusedRolledBack = false;
+  await t.rejects(db.commit([{ type: 'put', key: 'k!c', value: 'x' }], () => (refusedRolledBack = true)), { code: 'SERVER_NOT_READY' });
+  t.ok(refusedRolledBack, 'a refused batch is rolled back at once');
+  while (!db.writable) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.equal(db.outages.recoveries, 1, 'reopened once');
+  t.equal(db.get('k!a'), 'durable', 'reads after the reopen see what was durable');
   await db.commit([{ type: 'put', key: 'k!b', value: 'written' }]);
-  t.equal(db.get('k!b'), 'written', 'the store writes again after a failure');
+  t.equal(db.get('k!b'), 'written', 'the store writes again after the reopen');
 });
 
 test('views never build or commit a transaction themselves: every request writes through services.write', async (t) => {
