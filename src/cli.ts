@@ -10,6 +10,8 @@ import { changeRole, createAccount, regenerateApiKey, setPassword } from './acti
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { subscribeUsers } from './actions/subscriptions.js';
 import { buildServices } from './wiring.js';
+import { rebuildSearchIndex } from './ops/search-rebuild.js';
+import type { Services } from './services.js';
 import { pino } from 'pino';
 import { configFromEnv } from './config.js';
 import { generatePassword, hashPassword } from './domain/credentials.js';
@@ -44,6 +46,7 @@ commands:
   api-key --email E [--regenerate]                print (or replace) a user's API key
   list-users                                      list every user and bot
   outbox                                          print the mail kept because no SMTP server is configured
+  search-index [--rebuild]                        report the full-text index; --rebuild makes it anew from the store
   backup <dir>                                    write a consistent copy of the data to <dir> (new or empty),
                                                   through the running server if there is one
 
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
       password: { type: 'string' },
       demo: { type: 'boolean' },
       regenerate: { type: 'boolean' },
+      rebuild: { type: 'boolean' },
       revoke: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -166,11 +170,34 @@ async function main(): Promise<void> {
       print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
       break;
     }
+    case 'search-index':
+      await searchIndex(services, Boolean(values.rebuild), print);
+      break;
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }
   if (!tx.isEmpty) await services.commit(tx);
+  await services.search.close();
   await db.close();
+}
+
+/** The search index's state, or (`--rebuild`) a new index made from every stored message, with a progress bar. */
+async function searchIndex(services: Services, rebuild: boolean, print: (line: string) => void): Promise<void> {
+  const total = await services.messages.count();
+  if (!rebuild) {
+    print(`search index: ${services.search.size()} messages indexed through id ${services.search.indexedThrough}; ${total} messages stored`);
+    return;
+  }
+  const started = performance.now();
+  const index = await rebuildSearchIndex(services, (done) => {
+    const width = 40;
+    const filled = total ? Math.round((done / total) * width) : width;
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+  });
+  process.stderr.write('\n');
+  const seconds = (performance.now() - started) / 1000;
+  print(`search index rebuilt: ${index.size()} messages in ${seconds.toFixed(1)} s (${Math.round(index.size() / Math.max(seconds, 0.001))} messages/s)`);
+  await index.close();
 }
 
 /** Asks the running server for the backup; without one, reads the data directory itself. */
