@@ -73,13 +73,20 @@ export const isEmptySearch = (search: SearchText) => search.words.length === 0 &
 const quote = (token: string) => `"${token.replace(/"/g, '""')}"`;
 
 /**
+ * Turns a prefix into the index terms that start with it: the terms (exact), or undefined when
+ * there are too many to list (the prefix is then searched as a prefix, which reads every posting
+ * of every such term). Without it, prefixes are always searched as prefixes.
+ */
+export type PrefixExpander = (prefix: string) => readonly string[] | undefined;
+
+/**
  * The FTS5 query for a parsed search: every word and phrase ANDed. A word matches tokens that
  * start with it or with its stem (`stem` gives the English stem, e.g. from SQLite's porter
  * tokenizer); `scope` restricts to one channel's messages.
  */
-export function ftsQuery(search: SearchText, stem: (word: string) => string, scope?: string): string {
+export function ftsQuery(search: SearchText, stem: (word: string) => string, scope?: string, expand?: PrefixExpander): string {
   // Words are matched in the text columns only, never in the scope column.
-  const text = `{content topic} : (${textTerms(search, stem).join(' AND ')})`;
+  const text = `{content topic} : (${textTerms(search, stem, expand).join(' AND ')})`;
   return scope === undefined ? text : `scope : ${quote(scope)} AND ${text}`;
 }
 
@@ -88,16 +95,26 @@ export function highlightQuery(search: SearchText, stem: (word: string) => strin
   return `{content topic} : (${textTerms(search, stem).join(' OR ')})`;
 }
 
-function textTerms(search: SearchText, stem: (word: string) => string): string[] {
+function textTerms(search: SearchText, stem: (word: string) => string, expand?: PrefixExpander): string[] {
   const terms: string[] = [];
   for (const word of search.words) {
     const stemmed = stem(word) || word;
     // A stem that is a prefix of the word already matches everything the word would.
-    terms.push(word.startsWith(stemmed) ? `${quote(stemmed)} *` : `(${quote(word)} * OR ${quote(stemmed)} *)`);
+    const prefixes = word.startsWith(stemmed) ? [stemmed] : [word, stemmed];
+    terms.push(alternatives(prefixes.flatMap((prefix) => prefixTerms(prefix, expand))));
   }
   for (const phrase of search.phrases) terms.push(quote(phrase.join(' ')));
   return terms;
 }
+
+function prefixTerms(prefix: string, expand: PrefixExpander | undefined): string[] {
+  const listed = expand?.(prefix);
+  if (listed === undefined) return [`${quote(prefix)} *`];
+  // No index term starts with it: nothing in the index matches (the exact word stands for "none").
+  return listed.length ? listed.map(quote) : [quote(prefix)];
+}
+
+const alternatives = (terms: readonly string[]) => (terms.length === 1 ? terms[0]! : `(${[...new Set(terms)].join(' OR ')})`);
 
 /** The index's token for a channel (the `scope` column), so a search can stay inside one. */
 export const channelScope = (channelId: number) => `c${channelId}`;

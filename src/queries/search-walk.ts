@@ -44,7 +44,7 @@ function textPlan(services: Services, text: SearchText, scope: string | undefine
   const empty = isEmptySearch(text);
   return {
     text,
-    indexQuery: empty ? '' : ftsQuery(text, stem, scope),
+    indexQuery: empty ? '' : ftsQuery(text, stem, scope, (prefix) => services.search.expandPrefix(prefix)),
     recordQuery: empty ? '' : ftsQuery(text, stem),
     highlightQuery: empty ? '' : highlightQuery(text, stem),
     empty,

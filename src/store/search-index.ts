@@ -23,7 +23,9 @@ import { TextMatcher, TOKENIZER, type SearchDocument } from './text-matcher.js';
 import type { Transaction } from './transaction.js';
 
 /** Bumped when the table's layout or tokenizer changes: an index of another version is rebuilt. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 2;
+/** A prefix with more index terms than this is searched as a prefix rather than as a list of terms. */
+const MAX_EXPANSION = 32;
 /** How long a noted change waits for others before the index takes them in one transaction. */
 const FLUSH_DELAY_MS = 20;
 const CATCH_UP_BATCH = 2000;
@@ -76,7 +78,16 @@ export class SearchIndex implements MessageWatcher {
   ) {
     this.sql = sql;
     this.keys = realmKeys(realmId);
+    // Each batch indexed is also tokenized here, to list its terms in \`term\` (see expandPrefix).
+    sql.exec(`
+      CREATE VIRTUAL TABLE temp.batch USING fts5(content, topic, tokenize='${TOKENIZER}', content='');
+      CREATE VIRTUAL TABLE temp.batch_terms USING fts5vocab(temp, batch, 'row');
+    `);
     this.statements = {
+      batchInsert: sql.prepare<[string, string]>('INSERT INTO temp.batch(content, topic) VALUES (?, ?)'),
+      batchTerms: sql.prepare('INSERT OR IGNORE INTO term(t) SELECT term FROM temp.batch_terms'),
+      batchClear: sql.prepare("INSERT INTO temp.batch(batch) VALUES ('delete-all')"),
+      termsFrom: sql.prepare<[string, string, number], { t: string }>('SELECT t FROM term WHERE t >= ? AND t < ? ORDER BY t LIMIT ?'),
       insert: sql.prepare<[number, string, string, string]>('INSERT INTO message(rowid, content, topic, scope) VALUES (?, ?, ?, ?)'),
       remove: sql.prepare<[number]>('DELETE FROM message WHERE rowid = ?'),
       setThrough: sql.prepare<[number]>("INSERT OR REPLACE INTO meta(key, value) VALUES ('through', ?)"),
@@ -101,6 +112,7 @@ export class SearchIndex implements MessageWatcher {
       sql.exec(`
         CREATE VIRTUAL TABLE message USING fts5(content, topic, scope, tokenize='${TOKENIZER}', content='', contentless_delete=1);
         CREATE TABLE meta(key TEXT PRIMARY KEY, value);
+        CREATE TABLE term(t TEXT PRIMARY KEY) WITHOUT ROWID;
       `);
       sql.pragma(`user_version = ${LAYOUT_VERSION}`);
     }
@@ -158,6 +170,7 @@ export class SearchIndex implements MessageWatcher {
     try {
       this.sql.transaction(() => {
         for (const id of ids) this.reindex(id);
+        this.listTerms();
         if (this.caughtUp) {
           this.through = Math.max(this.through, ids.at(-1)!);
           this.statements.setThrough.run(this.through);
@@ -180,9 +193,29 @@ export class SearchIndex implements MessageWatcher {
     if (record) this.insert(record);
   }
 
+  /** Adds a message; its terms are listed when the batch ends (`listTerms`). */
   private insert(record: MessageRecord): void {
     const doc = searchDocument(record);
-    this.statements.insert.run(record.id, prepareText(doc.content), prepareText(doc.topic), doc.scope);
+    const content = prepareText(doc.content);
+    const topic = prepareText(doc.topic);
+    this.statements.insert.run(record.id, content, topic, doc.scope);
+    this.statements.batchInsert.run(content, topic);
+  }
+
+  /** Lists the terms of the batch just indexed in \`term\`, inside the batch's transaction. */
+  private listTerms(): void {
+    this.statements.batchTerms.run();
+    this.statements.batchClear.run();
+  }
+
+  /**
+   * The index's terms that start with a prefix, or undefined when there are more than a few:
+   * FTS5 answers a prefix query by merging the postings of every such term before it can return
+   * the newest match, while an OR of exact terms is read lazily in id order, a page at a time.
+   */
+  expandPrefix(prefix: string): string[] | undefined {
+    const rows = this.statements.termsFrom.all(prefix, prefixUpperBound(prefix), MAX_EXPANSION + 1);
+    return rows.length > MAX_EXPANSION ? undefined : rows.map((row) => row.t);
   }
 
   // --- start-up ------------------------------------------------------------------------
@@ -199,6 +232,7 @@ export class SearchIndex implements MessageWatcher {
     if (dirty.length) {
       this.sql.transaction(() => {
         for (const id of dirty) if (id <= this.through) this.reindex(id);
+        this.listTerms();
       })();
       await this.db.commit(dirty.map((id) => ({ type: 'del' as const, key: this.keys.searchDirty(id) })));
     }
@@ -214,6 +248,7 @@ export class SearchIndex implements MessageWatcher {
     const take = () => {
       this.sql.transaction(() => {
         for (const record of batch) if (!this.indexedAhead.has(record.id)) this.insert(record);
+        this.listTerms();
         this.through = batch.at(-1)!.id;
         this.statements.setThrough.run(this.through);
       })();
@@ -294,6 +329,13 @@ export class SearchIndex implements MessageWatcher {
     this.sql.close();
     this.matcher.close();
   }
+}
+
+/** The smallest string above every string that starts with `prefix` (its last code point plus one). */
+function prefixUpperBound(prefix: string): string {
+  const points = Array.from(prefix);
+  const last = points.pop()!.codePointAt(0)!;
+  return points.join('') + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
 }
 
 function openFile(path: string): BetterSqlite3.Database {

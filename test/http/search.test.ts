@@ -114,6 +114,7 @@ test('edits, moves and deletions are found under their current state, also after
 
   await w.server.services.search.flush();
   const restarted = await w.server.restart();
+  t.teardown(() => restarted.stop());
   const again = await login(restarted.url, 'iago@example.com');
   t.same(await search(again, 'revised'), [edited], 'after a restart');
   t.same(await search(again, 'original'), []);
@@ -123,6 +124,7 @@ test('edits, moves and deletions are found under their current state, also after
   // The index is derived: without it, the server makes it again from the store at start.
   rmSync(searchIndexDir(restarted.dataDir), { recursive: true, force: true });
   const rebuilt = await restarted.restart();
+  t.teardown(() => rebuilt.destroy());
   const fresh = await login(rebuilt.url, 'iago@example.com');
   t.same(await search(fresh, 'revised'), [edited], 'rebuilt from the store');
   await rebuilt.services.search.caughtUpPromise();

@@ -17,6 +17,9 @@ test('the index query', async (t) => {
   t.equal(ftsQuery(parseSearchText(['deployments']), stem), '{content topic} : ("deploy" *)', 'a stem that prefixes the word replaces it');
   t.equal(ftsQuery(parseSearchText(['deploy']), stem), '{content topic} : (("deploy" * OR "deploi" *))', 'a stem that does not is an alternative');
   t.equal(ftsQuery(parseSearchText(['fox "a b"']), stem, 'c7'), 'scope : "c7" AND {content topic} : ("fox" * AND "a b")', 'scoped to a channel; phrases exact');
+  const expand = (prefix: string) => (prefix === 'deploi' ? undefined : ['deploy', 'deployment'].filter((t) => t.startsWith(prefix)));
+  t.equal(ftsQuery(parseSearchText(['deploy']), stem, undefined, expand), '{content topic} : (("deploy" OR "deployment" OR "deploi" *))', 'listed terms are exact; a prefix with too many stays a prefix');
+  t.equal(ftsQuery(parseSearchText(['zebra']), stem, undefined, expand), '{content topic} : ("zebra")', 'a prefix no term starts with');
   t.equal(highlightQuery(parseSearchText(['fox "a b"']), stem), '{content topic} : ("fox" * OR "a b")', 'highlights mark each term');
 });
 
