@@ -20,12 +20,13 @@ import { fanout } from './scenarios/fanout.js';
 import { flags } from './scenarios/flags.js';
 import { narrow } from './scenarios/narrow.js';
 import { scheduled } from './scenarios/scheduled.js';
+import { search } from './scenarios/search.js';
 import { send } from './scenarios/send.js';
 import { sendWide } from './scenarios/send-wide.js';
 import { startup } from './scenarios/startup.js';
 import { users } from './scenarios/users.js';
 
-const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled];
+const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 /** The commit measured, with `+changes` when the code in the work tree differs from it. */

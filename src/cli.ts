@@ -10,6 +10,8 @@ import { changeRole, createAccount, regenerateApiKey, setPassword } from './acti
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { subscribeUsers } from './actions/subscriptions.js';
 import { buildServices } from './wiring.js';
+import { rebuildSearchIndex } from './ops/search-rebuild.js';
+import type { Services } from './services.js';
 import { pino } from 'pino';
 import { configFromEnv, type Config } from './config.js';
 import { generatePassword, hashPassword, isLongEnoughPassword, MIN_PASSWORD_LENGTH, PASSWORD_TOO_WEAK } from './domain/credentials.js';
@@ -50,6 +52,7 @@ commands:
   list-users                                      list every user and bot
   outbox                                          print the mail kept because no SMTP server is configured
   organization [--name N] [--description D]       show the organization's name and description, or change them
+  search-index [--rebuild]                        report the full-text index; --rebuild makes it anew from the store
   backup <dir>                                    write a consistent copy of the data and the uploaded files to
                                                   <dir> (new or empty), through the running server if there is one
 
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
       password: { type: 'string' },
       demo: { type: 'boolean' },
       regenerate: { type: 'boolean' },
+      rebuild: { type: 'boolean' },
       revoke: { type: 'boolean' },
       description: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -108,6 +112,7 @@ async function main(): Promise<void> {
   const tx = new Transaction();
   await runCommand(command, values, { config, org, services, counters }, tx);
   if (!tx.isEmpty) await services.commit(tx);
+  await services.search.close();
   await db.close();
 }
 
@@ -148,6 +153,7 @@ interface Values {
   password?: string;
   demo?: boolean;
   regenerate?: boolean;
+  rebuild?: boolean;
   revoke?: boolean;
   description?: string;
 }
@@ -227,6 +233,9 @@ async function runCommand(command: string, values: Values, { config, org, servic
     case 'outbox':
       await printOutbox(services);
       break;
+    case 'search-index':
+      await searchIndex(services, Boolean(values.rebuild), print);
+      break;
     default:
       fail(`unknown command '${command}'\n\n${USAGE}`);
   }
@@ -245,6 +254,25 @@ async function printOutbox(services: Session['services']): Promise<void> {
     print('');
   }
   print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
+}
+
+/** The search index's state, or (`--rebuild`) a new index made from every stored message, with a progress bar. */
+async function searchIndex(services: Services, rebuild: boolean, print: (line: string) => void): Promise<void> {
+  const total = await services.messages.count();
+  if (!rebuild) {
+    print(`search index: ${services.search.size()} messages indexed through id ${services.search.indexedThrough}; ${total} messages stored`);
+    return;
+  }
+  const started = performance.now();
+  const index = await rebuildSearchIndex(services, (done) => {
+    const width = 40;
+    const filled = total ? Math.round((done / total) * width) : width;
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
+  });
+  process.stderr.write('\n');
+  const seconds = (performance.now() - started) / 1000;
+  print(`search index rebuilt: ${index.size()} messages in ${seconds.toFixed(1)} s (${Math.round(index.size() / Math.max(seconds, 0.001))} messages/s)`);
+  await index.close();
 }
 
 /** Asks the running server for the backup; without one, reads the data directory itself. */

@@ -88,6 +88,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await services.files.open();
   await services.files.sweep(filesInUse(services));
   await restoreQueues(housekeepingParts);
+  // Edits a crash kept from the index now; the messages above its indexed id in the background.
+  await services.search.start(await services.messages.newestId());
   const housekeeping = startHousekeeping(housekeepingParts);
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
   const waiting = [...services.scheduled.all()].filter((record) => !record.failed).map((record) => ({ id: record.id, due: record.deliverAt }));
@@ -163,6 +165,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         front.closeConnections();
         await services.thumbnails.idle();
         actors.stopAll();
+        await services.search.close();
         await db.close();
         metrics?.detach();
         await Promise.all([controlClosed, metricsEndpoint?.close()]);

@@ -43,6 +43,7 @@ import { Thumbnailer } from './store/thumbnails.js';
 import { TemporaryAccess } from './store/temporary-access.js';
 import { join } from 'node:path';
 import { RealmEmojiBook } from './store/realm-emoji.js';
+import { SearchIndex, searchIndexDir } from './store/search-index.js';
 import { emojiUrl } from './domain/realm-emoji.js';
 
 export interface ServiceParts {
@@ -171,6 +172,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     thumbnails: new Thumbnailer(files, logger),
     temporaryAccess: new TemporaryAccess(),
     realmEmoji,
+    search: SearchIndex.open(searchIndexDir(parts.config.dataDir), db, messages, org.id, (error) => logger.error({ err: error }, 'search index failed')),
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

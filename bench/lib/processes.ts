@@ -102,6 +102,8 @@ export interface ParleyOptions {
   /** Write a CPU profile into this directory. */
   profileDir?: string;
   env?: Record<string, string>;
+  /** Another build's `dist/src/main.js` to run instead of this one (a before-and-after on the same data). */
+  main?: string;
 }
 
 export async function startParley(options: ParleyOptions): Promise<RunningProcess> {
@@ -110,7 +112,7 @@ export async function startParley(options: ParleyOptions): Promise<RunningProces
   if (options.profileDir) args.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}`);
   const started = performance.now();
   // taskset execs node, so the child's pid is the server's.
-  const [command, commandArgs] = onCore(pinning().serverCore, process.execPath, [...args, PARLEY_MAIN]);
+  const [command, commandArgs] = onCore(pinning().serverCore, process.execPath, [...args, options.main ?? PARLEY_MAIN]);
   const child = spawn(command, commandArgs, {
     cwd: ROOT,
     env: {

@@ -135,6 +135,7 @@ export class Seeder {
 
   async close(): Promise<void> {
     this.services.actors.stopAll();
+    await this.services.search.close();
     await this.db.close();
   }
 }

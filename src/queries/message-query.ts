@@ -7,7 +7,7 @@
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
 import { Flag, HISTORICAL_FLAGS, LARGER_THAN_MAX_MESSAGE_ID, MENTION_BITS, conversationKey, type MessageRecord } from '../domain/messages.js';
-import { matchesSearch, parseSearch, type SearchQuery, type Term } from '../domain/narrow.js';
+import type { Term } from '../domain/narrow.js';
 import { isGuest } from '../domain/roles.js';
 import { RESOLVED_TOPIC_PREFIX, topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
@@ -16,6 +16,7 @@ import type { MessageRange } from '../store/messages.js';
 import type { Services } from '../services.js';
 import { channelHistoryReadable, channelReadable } from './channel-access.js';
 import { messageFlags, unreadCandidatesRange, userMessagesRange } from './message-state.js';
+import { negatedQuery, recordMatches, searchCandidates, searchPlan, type SearchPlan } from './search-walk.js';
 
 export interface Found {
   record: MessageRecord;
@@ -58,7 +59,8 @@ interface Plan {
 }
 
 export class MessageQuery {
-  private readonly search: SearchQuery | undefined;
+  /** The positive `search` operands, when there are any: the walk then follows the full-text index. */
+  readonly search: SearchPlan | undefined;
   private readonly plan: Plan;
 
   constructor(
@@ -66,8 +68,7 @@ export class MessageQuery {
     private readonly viewer: UserRecord,
     private readonly terms: readonly Term[],
   ) {
-    const searchTerms = terms.filter((t) => t.kind === 'search' && !t.negated);
-    this.search = searchTerms.length ? parseSearch(searchTerms.map((t) => (t as { query: string }).query).join(' ')) : undefined;
+    this.search = searchPlan(services, terms);
     this.plan = this.choosePlan();
   }
 
@@ -100,15 +101,21 @@ export class MessageQuery {
     return { range: userMessagesRange(this.services, userId), history: false, ownRange: true };
   }
 
-  /** The message with the user's flags if the user may see it and it matches every term. */
-  candidate(id: number): Found | undefined {
+  /**
+   * The message with the user's flags if the user may see it and it matches every term;
+   * `searchMatched`: the full-text index already found it for the positive `search` operands.
+   */
+  candidate(id: number, searchMatched = false): Found | undefined {
     const { messages } = this.services;
     const record = messages.get(id);
     if (!record) return undefined;
     let flags = messageFlags(this.services, this.viewer.id, record);
     if (!this.visible(record, flags)) return undefined;
     flags ??= HISTORICAL_FLAGS;
-    for (const term of this.terms) if (this.matches(term, record, flags) === term.negated) return undefined;
+    for (const term of this.terms) {
+      if (term.kind === 'search' && !term.negated && searchMatched) continue;
+      if (this.matches(term, record, flags) === term.negated) return undefined;
+    }
     return { record, flags };
   }
 
@@ -177,7 +184,7 @@ export class MessageQuery {
       case 'id':
         return record.id === term.id;
       case 'search':
-        return matchesSearch(term.negated ? parseSearch(term.query) : this.search!, searchableText(record));
+        return recordMatches(this.services, term.negated ? negatedQuery(this.services, term.query) : this.search!.recordQuery, record);
       case 'with':
         return true;
     }
@@ -200,6 +207,13 @@ export class MessageQuery {
       const inRange = from === undefined || (reverse ? (inclusive ? idTerm.id <= from : idTerm.id < from) : inclusive ? idTerm.id >= from : idTerm.id > from);
       const found = inRange ? this.candidate(idTerm.id) : undefined;
       if (found) yield found;
+      return;
+    }
+    if (this.search) {
+      for await (const { id, trusted } of searchCandidates(this.services, this.search, this.plan.range, { reverse, from, inclusive, expected })) {
+        const found = this.candidate(id, trusted);
+        if (found) yield found;
+      }
       return;
     }
     if (this.plan.range === undefined) return;
@@ -260,9 +274,4 @@ export class MessageQuery {
 export function checkRange(numBefore: number, numAfter: number, includeAnchor: boolean): void {
   if (numBefore + numAfter > LIMITS.maxMessagesPerFetch) throw badRequest(`Too many messages requested (maximum ${LIMITS.maxMessagesPerFetch}).`);
   if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
-}
-
-/** The words search looks at: the message text without markup, and the topic. */
-export function searchableText(record: MessageRecord): string {
-  return `${record.content} ${record.topic ?? ''}`;
 }

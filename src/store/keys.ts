@@ -130,6 +130,9 @@ export function realmKeys(realmId: number) {
     /** Custom emoji of the organization by id (Zulip's RealmEmoji). */
     realmEmoji: (id: number) => `${r}remoji!${pad(id)}`,
     realmEmojiPrefix: `${r}remoji!`,
+    /** A message edited, moved or deleted that the search index may not have taken in yet (search-index.ts). */
+    searchDirty: (messageId: number) => `${r}sdirty!${pad(messageId)}`,
+    searchDirtyPrefix: `${r}sdirty!`,
     /** Registered event queue descriptors. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,

@@ -5,7 +5,7 @@
  */
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import type { Database } from './database.js';
-import { pad, prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import { pad, prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
@@ -49,7 +49,13 @@ export type MessageRange =
   /** Every message of the organization. */
   | { of: 'all' };
 
+/** Told of every message record written or deleted, inside the batch that does it (the search index). */
+export interface MessageWatcher {
+  changed(id: number, tx: Transaction): void;
+}
+
 export class MessageStore {
+  watcher: MessageWatcher | undefined;
   private readonly cache = new Map<number, MessageRecord>();
   /** Each user's newest per-user row, learned on first use and kept current by setFlags/dropFlags. */
   private readonly newestRowByUser = new Map<number, number>();
@@ -91,11 +97,34 @@ export class MessageStore {
     this.remember(record);
     // The store still holds the previous version (or none): read it again from there.
     tx.onRollback(() => this.cache.delete(record.id));
+    this.watcher?.changed(record.id, tx);
   }
 
   delete(record: MessageRecord, tx: Transaction): void {
     tx.del(this.keys.message(record.id));
     this.cache.delete(record.id);
+    this.watcher?.changed(record.id, tx);
+  }
+
+  /** Every stored record with an id above `id`, in id order, as on disk (not the cache). */
+  async *recordsAfter(id: number): AsyncGenerator<MessageRecord> {
+    const prefix = this.keys.message(0).slice(0, -ID_WIDTH);
+    for await (const [, record] of this.db.scan<MessageRecord>({ gt: this.keys.message(id), lt: prefixEnd(prefix) })) yield record;
+  }
+
+  /** How many messages are stored (a walk over their keys). */
+  async count(): Promise<number> {
+    const prefix = this.keys.message(0).slice(0, -ID_WIDTH);
+    let n = 0;
+    for await (const _ of this.db.scanKeys({ gt: prefix, lt: prefixEnd(prefix) })) n++;
+    return n;
+  }
+
+  /** The newest stored message id, or 0. */
+  async newestId(): Promise<number> {
+    const prefix = this.keys.message(0).slice(0, -ID_WIDTH);
+    for await (const [key] of this.db.scan<unknown>({ gt: prefix, lt: prefixEnd(prefix) }, { reverse: true, limit: 1 })) return idOfKey(key);
+    return 0;
   }
 
   private remember(record: MessageRecord): void {

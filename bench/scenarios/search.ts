@@ -1,0 +1,147 @@
+/**
+ * Full-text search on a big store: 1,000,000 messages of varied text in 100 channels (100,000
+ * with --quick; BENCH_SEARCH_MESSAGES sets it), searched by a member of 90 of them for the newest
+ * 50 matches of two common words and of two rare ones, beside a `channel` narrow of the same size
+ * on the same server. Also the index's size per message, its rebuild rate and the start-up time
+ * with the index up to date. BENCH_PARLEY_MAIN runs another build's server on the same data (the
+ * scan before the index: `npm run bench -- search` in a checkout of the older commit's build).
+ */
+import { statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeMessage } from '../../src/actions/message-send.js';
+import { rebuildSearchIndex } from '../../src/ops/search-rebuild.js';
+import { searchIndexDir } from '../../src/store/search-index.js';
+import { Transaction } from '../../src/store/transaction.js';
+import type { ChannelRecord } from '../../src/domain/channel-record.js';
+import { bodySize, fromRounds } from '../lib/baseline.js';
+import { startParley } from '../lib/processes.js';
+import type { Figure, Scenario } from '../lib/scenario.js';
+import { basicAuth, newDataDir, Seeder } from '../lib/seed.js';
+import { CONNECTIONS } from './auth-read.js';
+
+const CHANNELS = 100;
+const MEMBER_OF = 90;
+/** One message in this many holds the rare pair. */
+const RARE_EVERY = 20_000;
+
+/** A small deterministic generator (mulberry32), so every run searches the same text. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Words of a chat about work, most frequent first; drawn with a Zipf-like law. */
+const VOCABULARY = (
+  'the to and a of is in it for that on we this with be you have are not can will but so just at was if do ' +
+  'deploy release build test server review meeting update issue team project client change fix bug data ' +
+  'user page api queue message channel topic error report design plan week today tomorrow morning call ' +
+  'merge branch commit ticket sprint backlog ready done working looks good thanks please check again ' +
+  'latency database index cache memory disk network proxy config setting feature request response ' +
+  'customer support ship launch docs draft notes slides budget hiring onboarding roadmap quarter goal ' +
+  'metric dashboard alert incident outage rollback hotfix patch version upgrade migration schema backup'
+).split(' ');
+const COMMON_QUERY = 'deploy server';
+const RARE_QUERY = 'zephyr quokka';
+
+function sentence(next: () => number, rare: boolean): string {
+  const words: string[] = [];
+  let length = 0;
+  while (length < 95) {
+    // Zipf-like: index ~ n^(u^2) skews towards the front of the vocabulary.
+    const word = VOCABULARY[Math.floor(Math.pow(VOCABULARY.length, next() ** 1.6)) - 1] ?? 'ok';
+    words.push(word);
+    length += word.length + 1;
+  }
+  if (rare) words.splice(3, 0, 'zephyr', 'quokka');
+  const text = words.join(' ');
+  return text[0]!.toUpperCase() + text.slice(1) + '.';
+}
+
+function directorySize(dir: string): number {
+  let bytes = 0;
+  for (const name of readdirSync(dir)) bytes += statSync(join(dir, name)).size;
+  return bytes;
+}
+
+export const search: Scenario = {
+  name: 'search',
+  description: 'GET /messages with search: newest 50 of two common and two rare words among 1,000,000 messages, beside a channel narrow; index size, rebuild, start-up',
+  async run(context) {
+    const total = Number(process.env.BENCH_SEARCH_MESSAGES ?? (context.settings.quick ? 100_000 : 1_000_000));
+    const dataDir = newDataDir('search');
+    const seeder = await Seeder.open(dataDir);
+    const { services } = seeder;
+    const hamlet = services.org.users.byEmail('hamlet@example.com')!;
+    const othello = services.org.users.byEmail('othello@example.com')!;
+    const iago = services.org.users.byEmail('iago@example.com')!;
+    const channels: ChannelRecord[] = [];
+    for (let c = 0; c < CHANNELS; c++) channels.push(await seeder.channel(`search ${c}`, c < MEMBER_OF ? [hamlet, othello, iago] : [othello]));
+    context.log(`  seeding ${total} messages of ~100 characters in ${CHANNELS} channels`);
+    const next = random(42);
+    const senders = [hamlet, othello, iago];
+    for (let start = 0; start < total; start += 2000) {
+      const tx = new Transaction();
+      for (let i = start; i < Math.min(total, start + 2000); i++) {
+        const content = sentence(next, i % RARE_EVERY === RARE_EVERY / 2);
+        const channel = services.org.channels.get(channels[i % CHANNELS]!.id)!;
+        writeMessage(services, tx, { sender: senders[i % 3]!, client: 'bench', readBySender: true, content, rendered: services.render(content), destination: { type: 'stream', channel, topic: `topic ${i % 37}` } });
+      }
+      await services.commit(tx);
+      if (start % 100_000 === 0) context.log(`    ${start}`);
+    }
+    services.search.flush();
+    context.log('  rebuilding the index from the store');
+    const rebuildStarted = performance.now();
+    const index = await rebuildSearchIndex(services, () => {});
+    const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+    const indexed = index.size();
+    await index.close();
+    const indexBytes = directorySize(searchIndexDir(dataDir));
+    const viewer = seeder.credentials(hamlet);
+    await seeder.close();
+
+    const parley = await startParley({ dataDir, sync: true, profileDir: context.profileDir, main: process.env.BENCH_PARLEY_MAIN });
+    try {
+      const path = (narrow: unknown[]) => '/api/v1/messages?' + new URLSearchParams({ anchor: 'newest', num_before: '50', num_after: '0', narrow: JSON.stringify(narrow) });
+      const auth = { authorization: basicAuth(viewer) };
+      const common = path([{ operator: 'search', operand: COMMON_QUERY }]);
+      const rare = path([{ operator: 'search', operand: RARE_QUERY }]);
+      const channel = path([{ operator: 'channel', operand: 'search 7' }]);
+      const figures: Figure[] = [];
+      const measure = async (name: string, requestPath: string) => {
+        const bytes = await bodySize(parley.url + requestPath, { headers: auth });
+        const outcome = await context.throughput({ name: `${name}: requests/s`, unit: 'req/s', parley, bareBytes: bytes, load: { path: requestPath, headers: auth, connections: CONNECTIONS } });
+        figures.push(outcome.figure, fromRounds(`${name}: latency p50`, 'ms', outcome, (r) => r.latencyP50Ms), fromRounds(`${name}: latency p99`, 'ms', outcome, (r) => r.latencyP99Ms));
+        return outcome.figure.value;
+      };
+      const checked = await (await fetch(parley.url + rare, { headers: auth })).json() as { messages: unknown[] };
+      context.log(`  rare query: ${checked.messages.length} messages`);
+      const channelRate = await measure('channel narrow newest 50', channel);
+      const commonRate = await measure(`search "${COMMON_QUERY}" newest 50`, common);
+      const rareRate = await measure(`search "${RARE_QUERY}" newest 50`, rare);
+      figures.push(
+        { name: 'common-word search / channel narrow (requests/s)', value: Math.round((commonRate / channelRate) * 1000) / 1000, unit: '' },
+        { name: 'rare-word search / channel narrow (requests/s)', value: Math.round((rareRate / channelRate) * 1000) / 1000, unit: '' },
+        { name: 'index size per message', value: Math.round(indexBytes / Math.max(indexed, 1)), unit: 'bytes' },
+        { name: 'index rebuild', value: Math.round(indexed / rebuildSeconds), unit: 'msg/s' },
+        { name: 'start-up with the index up to date', value: Math.round(parley.startupMs), unit: 'ms' },
+      );
+      return {
+        scenario: 'search',
+        description: this.description,
+        figures,
+        notes: [
+          `${total} messages (~100 characters, a Zipf-like draw from ${VOCABULARY.length} words) in ${CHANNELS} channels; the reader is subscribed to ${MEMBER_OF}; the rare pair is in one message of ${RARE_EVERY}`,
+          `server: ${process.env.BENCH_PARLEY_MAIN ?? 'this build'}; index of ${indexed} messages, ${indexBytes} bytes, rebuilt in ${rebuildSeconds.toFixed(1)} s`,
+        ],
+      };
+    } finally {
+      await parley.stop();
+    }
+  },
+};
