@@ -29,6 +29,7 @@ import type { FileStore } from './store/files.js';
 import type { Thumbnailer } from './store/thumbnails.js';
 import type { TemporaryAccess } from './store/temporary-access.js';
 import type { RealmEmojiBook } from './store/realm-emoji.js';
+import type { NotificationOutbox } from './store/notification-outbox.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -71,6 +72,8 @@ export interface Services {
   readonly temporaryAccess: TemporaryAccess;
   /** The organization's custom emoji. */
   readonly realmEmoji: RealmEmojiBook;
+  /** Mobile pushes and missed-message emails decided and not yet sent (actions/notification-delivery.ts). */
+  readonly notifications: NotificationOutbox;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

@@ -44,6 +44,7 @@ import { TemporaryAccess } from './store/temporary-access.js';
 import { join } from 'node:path';
 import { RealmEmojiBook } from './store/realm-emoji.js';
 import { emojiUrl } from './domain/realm-emoji.js';
+import { NotificationOutbox } from './store/notification-outbox.js';
 
 export interface ServiceParts {
   config: Config;
@@ -124,6 +125,8 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const files = new FileStore(join(parts.config.dataDir, 'uploads'));
   const realmEmoji = new RealmEmojiBook(db, org.id);
   await realmEmoji.load();
+  const notifications = new NotificationOutbox(db, parts.counters, org.id);
+  await notifications.load();
   const context: MarkdownContext = {
     ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
     uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
@@ -170,6 +173,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     thumbnails: new Thumbnailer(files, logger),
     temporaryAccess: new TemporaryAccess(),
     realmEmoji,
+    notifications,
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

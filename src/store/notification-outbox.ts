@@ -10,6 +10,8 @@ import type { Counters } from './counters.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
+import type { UserDirectory } from './users.js';
+import { settingOn } from '../domain/user-settings.js';
 
 /** A push to send: a message's notification, or the removal of read messages' notifications. */
 export type PushJob =
@@ -33,6 +35,10 @@ export class NotificationOutbox {
   private readonly mail = new Map<number, Map<number, MissedMail>>();
   private readonly active = new Map<number, Set<number>>();
   private secretValue = '';
+  private notifiersVersion = -1;
+  private notifiers: number[] = [];
+  /** Called once a batch that added work is durable (the deliverer wakes). */
+  onChange: (() => void) | undefined;
 
   constructor(
     private readonly db: Database,
@@ -66,11 +72,32 @@ export class NotificationOutbox {
     return this.secretValue;
   }
 
+  /**
+   * Active people whose global settings turn on push or email notifications for every channel
+   * (both off by default): derived from the users, rebuilt only when a user changed.
+   */
+  streamNotifiers(users: UserDirectory): readonly number[] {
+    if (this.notifiersVersion !== users.version) {
+      this.notifiersVersion = users.version;
+      this.notifiers = [];
+      for (const user of users.all()) {
+        if (!user.isActive || user.isBot) continue;
+        if (settingOn(user, 'enable_stream_push_notifications') || settingOn(user, 'enable_stream_email_notifications')) this.notifiers.push(user.id);
+      }
+    }
+    return this.notifiers;
+  }
+
+  private changed(tx: Transaction): void {
+    tx.afterCommit.push(() => this.onChange?.());
+  }
+
   addJob(job: NewPushJob, tx: Transaction): PushJob {
     const stored = { ...job, id: this.counters.nextRealmId(this.realmId, 'push_job', tx) } as PushJob;
     this.jobs.set(stored.id, stored);
     tx.onRollback(() => this.jobs.delete(stored.id));
     tx.put(this.keys.pushJob(stored.id), stored);
+    this.changed(tx);
     return stored;
   }
 
@@ -103,6 +130,7 @@ export class NotificationOutbox {
     items.set(item.messageId, item);
     tx.onRollback(() => items.delete(item.messageId));
     tx.put(this.keys.missedMail(item.userId, item.messageId), item);
+    this.changed(tx);
   }
 
   /** The user's waiting batch, in message order. */
