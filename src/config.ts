@@ -26,6 +26,10 @@ export interface Config {
   /** This server's registration with the bouncer (Zulip's zulip_org_id and zulip_org_key), sent as Basic auth. */
   pushBouncerServerUuid: string;
   pushBouncerServerKey: string;
+  /** The address the bouncer registers this server under; set: Parley registers itself at start. */
+  pushBouncerContactEmail: string | undefined;
+  /** How often the organization's metadata is uploaded to the bouncer (remotes/server/analytics). */
+  pushBouncerUploadSeconds: number;
   /** The SMTP server invitations are sent through; undefined: mail goes to the outbox in the store. */
   smtp: SmtpSettings | undefined;
   /** The sender address of the server's mail. */
@@ -88,6 +92,8 @@ export function configFromEnv(env: Env = process.env): Config {
     pushBouncerUrl: env.PARLEY_PUSH_BOUNCER_URL ? env.PARLEY_PUSH_BOUNCER_URL.replace(/\/+$/, '') : undefined,
     pushBouncerServerUuid: env.PARLEY_PUSH_BOUNCER_SERVER_UUID || '',
     pushBouncerServerKey: env.PARLEY_PUSH_BOUNCER_SERVER_KEY || '',
+    pushBouncerContactEmail: env.PARLEY_PUSH_BOUNCER_CONTACT_EMAIL || undefined,
+    pushBouncerUploadSeconds: int(env, 'PARLEY_PUSH_BOUNCER_UPLOAD_SECONDS', 3600) || 3600,
     smtp: env.PARLEY_SMTP_HOST
       ? {
           host: env.PARLEY_SMTP_HOST,

@@ -37,6 +37,8 @@ export class NotificationOutbox {
   private secretValue = '';
   private notifiersVersion = -1;
   private notifiers: number[] = [];
+  /** What the bouncer last said of this organization (remotes/server/analytics); null: not asked yet. */
+  pushStatus: { canPush: boolean; expectedEndTimestamp: number | null } | null = null;
   /** Called once a batch that added work is durable (the deliverer wakes). */
   onChange: (() => void) | undefined;
 
