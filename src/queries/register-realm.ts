@@ -1,4 +1,5 @@
 /** The `realm` block of `POST /register`: the organization's settings and the server's limits, as Zulip 11 reports them. */
+import { realmPushState } from './push-devices.js';
 import { MIN_PASSWORD_LENGTH } from '../domain/credentials.js';
 import { realmGroupSetting, realmIconUrl, realmSetting, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
@@ -65,8 +66,8 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_jitsi_server_url: null,
     realm_giphy_rating: 2,
     realm_default_code_block_language: '',
-    realm_push_notifications_enabled: false,
-    realm_push_notifications_enabled_end_timestamp: null,
+    realm_push_notifications_enabled: realmPushState(services).enabled,
+    realm_push_notifications_enabled_end_timestamp: realmPushState(services).endTimestamp,
     realm_require_e2ee_push_notifications: false,
     realm_welcome_message_custom_text: (realm.settings.welcome_message_custom_text as string | undefined) ?? '',
     realm_is_zephyr_mirror_realm: false,
