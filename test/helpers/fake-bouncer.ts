@@ -148,7 +148,7 @@ export async function fakeBouncer() {
       const until = Date.now() + ms;
       const matching = () => calls.filter((call) => call.endpoint === endpoint && which(call));
       while (matching().length < count) {
-        if (Date.now() > until) throw new Error(`only ${matching().length} of ${count} calls to ${endpoint} arrived`);
+        if (Date.now() > until) throw new Error(`only ${matching().length} of ${count} calls to ${endpoint} arrived (of ${JSON.stringify(calls.map((c) => [c.endpoint, c.body.gcm_payload?.zulip_message_id, c.body.gcm_payload?.event]))})`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 200);
