@@ -92,14 +92,19 @@ export async function fakeBouncer() {
   const violations: string[] = [];
   const tokens = new Set<string>();
   const waiters: (() => void)[] = [];
-  const state = { down: false };
+  /** `down`: answer every request 502; `refused`: how many requests were answered so. */
+  const state = { down: false, refused: 0 };
   const server = createServer((req: IncomingMessage, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       const answer = (status: number, body: Record<string, unknown>) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const endpoint = (req.url ?? '').replace(/^\/api\/v1\/remotes\//, '');
-      if (state.down) return answer(502, { result: 'error', msg: 'Bad gateway' });
+      if (state.down) {
+        state.refused++;
+        for (const wake of waiters.splice(0)) wake();
+        return answer(502, { result: 'error', msg: 'Bad gateway' });
+      }
       const contentType = String(req.headers['content-type'] ?? '');
       const body = contentType.startsWith('application/json') ? (json(raw) as Record<string, unknown>) ?? {} : Object.fromEntries(new URLSearchParams(raw));
       const call = { endpoint, method: req.method ?? '', body };
@@ -155,6 +160,17 @@ export async function fakeBouncer() {
         });
       }
       return matching();
+    },
+    /** Resolves once `count` requests were refused while down. */
+    async refusals(count: number, ms = 20_000): Promise<void> {
+      const until = Date.now() + ms;
+      while (state.refused < count) {
+        if (Date.now() > until) throw new Error(`only ${state.refused} of ${count} requests were refused`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -27,13 +27,16 @@ export function decodeQuotedPrintable(text: string): string {
 export async function mailbox() {
   const mails: Mail[] = [];
   const waiters: (() => void)[] = [];
-  const state = { refuse: false };
+  /** `refuse`: answer every recipient with a temporary failure; `refused`: how many were. */
+  const state = { refuse: false, refused: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(_address, _session, callback) {
       if (!state.refuse) return callback();
+      state.refused++;
+      for (const wake of waiters.splice(0)) wake();
       const error = new Error('mailbox unavailable') as Error & { responseCode: number };
       error.responseCode = 451;
       callback(error);
@@ -68,6 +71,17 @@ export async function mailbox() {
         });
       }
       return mails.slice(0, count);
+    },
+    /** Resolves once `count` recipients were refused. */
+    async refusals(count: number, ms = 20_000): Promise<void> {
+      const until = Date.now() + ms;
+      while (state.refused < count) {
+        if (Date.now() > until) throw new Error(`only ${state.refused} of ${count} recipients were refused`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
     },
     /** Resolves with the first mail `which` accepts, once it arrived. */
     async waitFor(which: (mail: Mail) => boolean, ms = 20_000): Promise<Mail> {
