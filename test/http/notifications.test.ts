@@ -244,3 +244,14 @@ test('a batch waiting across a restart is sent after it, once', async (t) => {
     await restarted.stop();
   }
 });
+
+test('a scheduled message notifies when it is sent, as any message', async (t) => {
+  const w = await fresh(t);
+  await phone(w.othello, 'othello-phone-10');
+  const due = Math.floor(Date.now() / 1000) + 2;
+  await ok(w.hamlet.post('/scheduled_messages', { type: 'direct', to: JSON.stringify([OTHELLO]), content: 'Sent later, on time', scheduled_delivery_timestamp: due }), 'schedule');
+  const [push] = await bouncer.waitFor('push/notify', 1, (call) => gcm(call).event === 'message' && gcm(call).content === 'Sent later, on time');
+  t.match(gcm(push!), { sender_id: HAMLET, recipient_type: 'private', user_id: OTHELLO });
+  t.ok(gcm(push!).time >= due, 'when it was sent, not when it was scheduled');
+  t.same(bouncer.violations, []);
+});
