@@ -32,6 +32,8 @@ export interface SentMessage {
   mentionedGroupIds: ReadonlySet<number>;
   /** A channel message's topic key. */
   topicKey?: string;
+  /** An edit that newly mentions the users in `flags`: who edited it (never notified), and only mentions count. */
+  edit?: { editorId: number };
 }
 
 /** The users who may be notified of a channel message beyond mentions, among its subscribers. */
@@ -62,7 +64,8 @@ function recipientFacts(services: Services, user: UserRecord, sent: SentMessage)
   const flags = sent.flags.get(user.id) ?? 0;
   return {
     user,
-    senderId: sent.record.senderId,
+    senderId: sent.edit?.editorId ?? sent.record.senderId,
+    mentionsOnly: sent.edit !== undefined,
     direct: sent.record.type === 'private',
     mentioned: (flags & Flag.mentioned) !== 0,
     streamWildcardMentioned: (flags & Flag.stream_wildcard_mentioned) !== 0,
@@ -87,7 +90,7 @@ export function hasPushToken(services: Services, userId: number): boolean {
 /** Decides the notifications of a durable message and writes them to the outbox. */
 export async function decideAfterSend(services: Services, sent: SentMessage): Promise<void> {
   const { record } = sent;
-  const candidates = record.type === 'private' ? new Set(record.dmUserIds ?? []) : channelCandidates(services, sent);
+  const candidates = sent.edit ? new Set(sent.flags.keys()) : record.type === 'private' ? new Set(record.dmUserIds ?? []) : channelCandidates(services, sent);
   const groups = [...sent.mentionedGroupIds].map((id) => ({ id, members: groupMembers(id, services.org.groups) }));
   const jobs: NewPushJob[] = [];
   const mails: Omit<MissedMail, 'dueAt'>[] = [];

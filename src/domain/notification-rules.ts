@@ -55,6 +55,11 @@ export interface RecipientFacts {
   senderMuted: boolean;
   /** Undefined for direct messages. */
   channel?: ChannelFacts;
+  /**
+   * An edit that newly mentions the recipient (Zulip's maybe_enqueue_notifications_for_message_update):
+   * only the mention counts; channel and followed-topic notifications were due at sending.
+   */
+  mentionsOnly?: boolean;
 }
 
 /**
@@ -81,7 +86,8 @@ function triggerFor(facts: RecipientFacts, medium: Medium): Trigger | undefined 
   const on = (name: string) => settingOn(facts.user, name);
   // Direct messages and mentions obey enable_offline_{push,email}_notifications (Zulip's dm_mention_*_disabled_user_ids).
   const personal = on(medium === 'push' ? 'enable_offline_push_notifications' : 'enable_offline_email_notifications');
-  if (facts.direct) return personal ? Trigger.DIRECT_MESSAGE : undefined;
+  // Edits notify no direct message again: it was notified when sent.
+  if (facts.direct) return personal && !facts.mentionsOnly ? Trigger.DIRECT_MESSAGE : undefined;
   if (facts.mentioned && personal) return Trigger.MENTION;
   const channel = facts.channel;
   if (!channel) return undefined;
@@ -95,6 +101,7 @@ function triggerFor(facts: RecipientFacts, medium: Medium): Trigger | undefined 
     if (wildcard && facts.topicWildcardMentioned) return Trigger.TOPIC_WILDCARD_MENTION;
     if (wildcard && facts.streamWildcardMentioned) return Trigger.STREAM_WILDCARD_MENTION;
   }
+  if (facts.mentionsOnly) return undefined;
   if (medium === 'push') {
     if (followed && on('enable_followed_topic_push_notifications')) return Trigger.FOLLOWED_TOPIC_PUSH;
     if (allowsInChannelTopic(channel.muted, channel.policy, channel.push, on('enable_stream_push_notifications'))) return Trigger.STREAM_PUSH;

@@ -255,3 +255,19 @@ test('a scheduled message notifies when it is sent, as any message', async (t) =
   t.ok(gcm(push!).time >= due, 'when it was sent, not when it was scheduled');
   t.same(bouncer.violations, []);
 });
+
+test('an edit that newly mentions someone notifies them once; the editor never', async (t) => {
+  const w = await fresh(t);
+  await phone(w.othello, 'othello-phone-11');
+  await phone(w.cordelia, 'cordelia-phone-11');
+  const id = await send(w.hamlet, 'Verona', 'A plain remark', 'edits');
+  await marker(w, 'marker before the edit');
+  t.equal(pushesFor(id).length, 0, 'nobody notified of the plain message');
+  await ok(w.hamlet.patch(`/messages/${id}`, { content: 'A remark for @**Othello, the Moor of Venice**' }), 'edit');
+  const [push] = await bouncer.waitFor('push/notify', 1, pushFor(id));
+  t.match(push!.body, { user_id: OTHELLO, apns_payload: { alert: { subtitle: 'King Hamlet mentioned you:' } } });
+  await ok(w.hamlet.patch(`/messages/${id}`, { content: 'A remark for @**Othello, the Moor of Venice**, again' }), 'edit again');
+  await marker(w, 'marker after the second edit');
+  t.equal(pushesFor(id).length, 1, 'a mention already there notifies no more');
+  t.same(bouncer.violations, []);
+});

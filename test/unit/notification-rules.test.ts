@@ -82,6 +82,13 @@ test('channel notifications: the subscription setting over the global one, throu
   t.same(decideNotifications(facts({ channel: channel({ push: true, policy: VisibilityPolicy.MUTED }) }), true).push, undefined);
 });
 
+test('an edit newly mentioning someone notifies the mention only (never a DM again, never the channel settings)', async (t) => {
+  t.equal(decideNotifications(facts({ mentioned: true, mentionsOnly: true, channel: channel() }), true).push, Trigger.MENTION);
+  t.same(decideNotifications(facts({ direct: true, mentionsOnly: true }), true), { push: undefined, email: undefined });
+  t.same(decideNotifications(facts({ mentionsOnly: true, channel: channel({ push: true, policy: VisibilityPolicy.FOLLOWED }) }), true), { push: undefined, email: undefined });
+  t.equal(decideNotifications(facts({ streamWildcardMentioned: true, mentionsOnly: true, channel: channel() }), true).push, Trigger.STREAM_WILDCARD_MENTION);
+});
+
 test('allowsInChannelTopic is Zulip\'s hierarchy', async (t) => {
   t.equal(allowsInChannelTopic(true, VisibilityPolicy.UNMUTED, null, true), true);
   t.equal(allowsInChannelTopic(true, VisibilityPolicy.INHERIT, true, true), false);
