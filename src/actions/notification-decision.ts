@@ -87,13 +87,18 @@ export function hasPushToken(services: Services, userId: number): boolean {
   return pushDeviceBook(services).list(userId).some((record) => record.kind === 'token');
 }
 
-/** Decides the notifications of a durable message and writes them to the outbox. */
-export async function decideAfterSend(services: Services, sent: SentMessage): Promise<void> {
+/** What was decided for one message: pushes to send and messages for email batches. */
+interface Decided {
+  jobs: NewPushJob[];
+  mails: Omit<MissedMail, 'dueAt'>[];
+}
+
+/** Decides the notifications of a durable message (synchronous: memory only). */
+export function decide(services: Services, sent: SentMessage): Decided {
   const { record } = sent;
   const candidates = sent.edit ? new Set(sent.flags.keys()) : record.type === 'private' ? new Set(record.dmUserIds ?? []) : channelCandidates(services, sent);
   const groups = [...sent.mentionedGroupIds].map((id) => ({ id, members: groupMembers(id, services.org.groups) }));
-  const jobs: NewPushJob[] = [];
-  const mails: Omit<MissedMail, 'dueAt'>[] = [];
+  const decided: Decided = { jobs: [], mails: [] };
   const canPush = services.config.pushBouncerUrl !== undefined;
   for (const userId of candidates) {
     const user = services.org.users.get(userId);
@@ -104,14 +109,18 @@ export async function decideAfterSend(services: Services, sent: SentMessage): Pr
     const decision = decideNotifications(facts, userIsIdle(services, userId));
     const mentionedGroupId = facts.mentioned ? mentionedGroupFor(userId, sent.mentionedUserIds.has(userId), groups) : undefined;
     const group = mentionedGroupId === undefined ? {} : { mentionedGroupId };
-    if (decision.push && canPush && hasPushToken(services, userId)) jobs.push({ kind: 'message', userId, messageId: record.id, trigger: decision.push, ...group });
-    if (decision.email) mails.push({ userId, messageId: record.id, trigger: decision.email, ...group });
+    if (decision.push && canPush && hasPushToken(services, userId)) decided.jobs.push({ kind: 'message', userId, messageId: record.id, trigger: decision.push, ...group });
+    if (decision.email) decided.mails.push({ userId, messageId: record.id, trigger: decision.email, ...group });
   }
-  if (jobs.length === 0 && mails.length === 0) return;
+  return decided;
+}
+
+/** Writes what was decided to the outbox, in one batch. */
+async function record(services: Services, decided: Decided): Promise<void> {
   await services.write((tx) => {
     const now = unixSeconds(services.clock);
-    for (const job of jobs) services.notifications.addJob(job, tx);
-    for (const mail of mails) {
+    for (const job of decided.jobs) services.notifications.addJob(job, tx);
+    for (const mail of decided.mails) {
       const user = services.org.users.get(mail.userId)!;
       const dueAt = batchDueAt(services.notifications.batchDueAt(mail.userId), now, batchingPeriodSeconds(user));
       services.notifications.addMissedMail({ ...mail, dueAt }, tx);
@@ -119,9 +128,29 @@ export async function decideAfterSend(services: Services, sent: SentMessage): Pr
   });
 }
 
-/** Hands a written message to the decision once its write is durable (never blocking, never failing the send). */
+/** Decides the notifications of a durable message and writes them to the outbox. */
+export async function decideAfterSend(services: Services, sent: SentMessage): Promise<void> {
+  const decided = decide(services, sent);
+  if (decided.jobs.length > 0 || decided.mails.length > 0) await record(services, decided);
+}
+
+/**
+ * Hands a written message to the decision once its write is durable, never blocking or failing
+ * the send. The decisions of one event-loop turn (a batch of many messages, many sends committed
+ * together) are written in one batch.
+ */
 export function notifyAfterCommit(services: Services, afterCommit: (() => void)[], sent: SentMessage): void {
   afterCommit.push(() => {
-    decideAfterSend(services, sent).catch((error: unknown) => services.logger.error({ err: error, messageId: sent.record.id }, 'notifications not decided'));
+    const decided = decide(services, sent);
+    if (decided.jobs.length === 0 && decided.mails.length === 0) return;
+    const pending = services.notifications.unwritten;
+    const first = pending.jobs.length === 0 && pending.mails.length === 0;
+    pending.jobs.push(...decided.jobs);
+    pending.mails.push(...decided.mails);
+    if (!first) return;
+    setImmediate(() => {
+      const batch: Decided = { jobs: pending.jobs.splice(0), mails: pending.mails.splice(0) };
+      record(services, batch).catch((error: unknown) => services.logger.error({ err: error }, 'notifications not recorded'));
+    });
   });
 }

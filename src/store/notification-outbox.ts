@@ -39,6 +39,8 @@ export class NotificationOutbox {
   private notifiers: number[] = [];
   /** What the bouncer last said of this organization (remotes/server/analytics); null: not asked yet. */
   pushStatus: { canPush: boolean; expectedEndTimestamp: number | null } | null = null;
+  /** Decisions made in this event-loop turn, written together at its end (actions/notification-decision.ts). */
+  readonly unwritten: { jobs: NewPushJob[]; mails: Omit<MissedMail, 'dueAt'>[] } = { jobs: [], mails: [] };
   /** Called once a batch that added work is durable (the deliverer wakes). */
   onChange: (() => void) | undefined;
 
