@@ -31,6 +31,10 @@ export interface Config {
   /** This server's registration with the bouncer (Zulip's zulip_org_id and zulip_org_key), sent as Basic auth. */
   pushBouncerServerUuid: string;
   pushBouncerServerKey: string;
+  /** The address the bouncer registers this server under; set: Parley registers itself at start. */
+  pushBouncerContactEmail: string | undefined;
+  /** How often the organization's metadata is uploaded to the bouncer (remotes/server/analytics). */
+  pushBouncerUploadSeconds: number;
   /** The SMTP server invitations are sent through; undefined: mail goes to the outbox in the store. */
   smtp: SmtpSettings | undefined;
   /** A BigBlueButton server (its API URL and shared secret); undefined: the provider is not set up. */
@@ -105,6 +109,8 @@ export function configFromEnv(env: Env = process.env): Config {
     pushBouncerServerUuid: env.PARLEY_PUSH_BOUNCER_SERVER_UUID || '',
     pushBouncerServerKey: env.PARLEY_PUSH_BOUNCER_SERVER_KEY || '',
     bigBlueButton: env.PARLEY_BIG_BLUE_BUTTON_URL && env.PARLEY_BIG_BLUE_BUTTON_SECRET ? { url: env.PARLEY_BIG_BLUE_BUTTON_URL, secret: env.PARLEY_BIG_BLUE_BUTTON_SECRET } : undefined,
+    pushBouncerContactEmail: env.PARLEY_PUSH_BOUNCER_CONTACT_EMAIL || undefined,
+    pushBouncerUploadSeconds: integer(env, 'PARLEY_PUSH_BOUNCER_UPLOAD_SECONDS', 3600, 1),
     smtp: env.PARLEY_SMTP_HOST
       ? {
           host: hostSetting(env, 'PARLEY_SMTP_HOST', ''),

@@ -3,6 +3,8 @@
  * `startServer` is what main.ts and the tests call; `stop` shuts down gracefully (stop
  * accepting, finish what is in flight, flush, close the database).
  */
+import { NotificationDelivery } from './actions/notification-delivery.js';
+import { startBouncerUpdates } from './actions/push-analytics.js';
 import type { Logger } from 'pino';
 import { bindRoutes } from './api/route.js';
 import { bindPages } from './api/pages.js';
@@ -94,6 +96,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
   const waiting = [...services.scheduled.all()].filter((record) => !record.failed).map((record) => ({ id: record.id, due: record.deliverAt }));
   services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
+  // Notifications decided before a stop or crash go now; new ones as they are decided.
+  const notificationDelivery = new NotificationDelivery(services);
+  notificationDelivery.start();
+  const stopBouncerUpdates = startBouncerUpdates(services, config.pushBouncerUploadSeconds);
 
   const routes = bindRoutes(ROUTES, services);
   const pages = bindPages(services);
@@ -159,6 +165,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         const controlClosed = control.close();
         // No delivery starts once stopping; those under way finish before the database closes.
         await services.scheduler.stop();
+        stopBouncerUpdates();
+        await notificationDelivery.stop();
         await housekeeping.stop();
         await queues.close();
         await front.idle();

@@ -45,6 +45,7 @@ import { join } from 'node:path';
 import { RealmEmojiBook } from './store/realm-emoji.js';
 import { SearchIndex, searchIndexDir } from './store/search-index.js';
 import { emojiUrl } from './domain/realm-emoji.js';
+import { NotificationOutbox } from './store/notification-outbox.js';
 
 export interface ServiceParts {
   config: Config;
@@ -125,6 +126,8 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const files = new FileStore(join(parts.config.dataDir, 'uploads'));
   const realmEmoji = new RealmEmojiBook(db, org.id);
   await realmEmoji.load();
+  const notifications = new NotificationOutbox(db, parts.counters, org.id);
+  await notifications.load();
   const context: MarkdownContext = {
     ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
     uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
@@ -173,6 +176,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     temporaryAccess: new TemporaryAccess(),
     realmEmoji,
     search: SearchIndex.open(searchIndexDir(parts.config.dataDir), db, messages, org.id, (error) => logger.error({ err: error }, 'search index failed')),
+    notifications,
     startedAt: Math.floor(clock.now() / 1000),
     render: (content, by) => {
       author = by;

@@ -3,6 +3,7 @@
  * the user's unread rows, not the messages marked (see "Per-user message state" in
  * docs/architecture.md); the event of a channel or a topic lists the ids, as Zulip's does.
  */
+import { removeReadPushes } from './notification-removal.js';
 import { badRequest } from '../domain/errors.js';
 import { Flag, type MessageRecord } from '../domain/messages.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
@@ -29,6 +30,7 @@ export async function markAllAsRead(services: Services, user: UserRecord): Promi
     }
     markRowsRead(services, tx, user, unreadRows, () => true);
     tx.emit({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [], all: true }, [user.id]);
+    removeReadPushes(services, tx, user.id, 'all');
   });
 }
 
@@ -80,6 +82,7 @@ async function markConversationRead(services: Services, user: UserRecord, channe
     for (const id of readRows) messages.dropFlags(user.id, id, tx);
     const ids = [...new Set(marked)].sort((a, b) => a - b);
     tx.emit({ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: ids, all: false }, [user.id]);
+    removeReadPushes(services, tx, user.id, ids);
   });
 }
 

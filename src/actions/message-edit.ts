@@ -1,4 +1,5 @@
 /** Editing and moving messages: content edits, topic edits and moves between channels with their permissions and time limits, the edit history, the `update_message` event and the notices. */
+import { notifyAfterCommit } from './notification-decision.js';
 import { checkGroupMentions } from './message-send.js';
 import { planEdit, type EditRequest, type PropagateMode } from '../domain/message-edit.js';
 import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
@@ -89,7 +90,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
         entry.prevContent = message.content;
         entry.prevRenderedContent = message.renderedContent;
         updated = { ...updated, content, renderedContent: rendered.html };
-        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), services.attention.alertWords().alerted(content), new Set(topicMarked));
+        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), services.attention.alertWords().alerted(content), new Set(topicMarked), user.id);
         detachedUploads = relinkUploads(services, tx, message.id, user, rendered.html);
       }
       if (moving && message.type === 'stream') {
@@ -207,13 +208,14 @@ export async function editMessage(services: Services, user: UserRecord, messageI
  * Recomputes the mention and alert-word flags of an edited message for everyone who has it and
  * whom the old or the new content flags; returns the record with any new row holders listed.
  */
-function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions, alerted: ReadonlySet<number>, keepRows: ReadonlySet<number>): MessageRecord {
+function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions, alerted: ReadonlySet<number>, keepRows: ReadonlySet<number>, editorId: number): MessageRecord {
   const { messages } = services;
   const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!))?.participants ?? []) : undefined;
   const candidates = new Set(record.userIds);
   for (const userId of mentionCandidates(mentions, participants ?? [], messageAudience(services, record))) candidates.add(userId);
   for (const userId of alerted) candidates.add(userId);
   let updated = record;
+  const newlyMentioned = new Map<number, number>();
   for (const userId of candidates) {
     const flags = messageFlags(services, userId, record);
     if (flags === undefined) continue;
@@ -221,8 +223,14 @@ function rementioned(services: Services, tx: Transaction, record: MessageRecord,
       | mentionFlags(userId, mentions, participants === undefined || participants.has(userId))
       | (alerted.has(userId) ? Flag.has_alert_word : 0);
     if (next === flags) continue;
+    if (!(flags & MENTION_BITS) && next & MENTION_BITS) newlyMentioned.set(userId, next);
     // (`keepRows`: users whose row a topic move in this edit needs, see keepTopicMarkedState.)
     updated = writeFlags(services, tx, userId, updated, messages.row(userId, record.id), next, keepRows.has(userId));
+  }
+  // Those the edit newly mentions are notified as Zulip does (never twice for one mention).
+  if (newlyMentioned.size > 0) {
+    const topic = record.type === 'stream' ? topicKey(record.topic!) : undefined;
+    notifyAfterCommit(services, tx.afterCommit, { record: updated, flags: newlyMentioned, mentionedUserIds: mentions.users, mentionedGroupIds: new Set(), topicKey: topic, edit: { editorId } });
   }
   return updated;
 }

@@ -1,4 +1,5 @@
 /** A user's message flags: adding and removing one flag on messages or over a narrow, with the `update_message_flags` event (marking everything, a channel or a topic read: mark-read.ts). */
+import { removeReadPushes } from './notification-removal.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName, type MessageRecord } from '../domain/messages.js';
@@ -103,6 +104,7 @@ export function changeFlags(
     if (op === 'remove' && flag === 'read') details[id] = unreadDetails(services, user, record, after);
   }
   if (op === 'add' && flag === 'read') moveMarks(services, tx, user.id, ahead, written);
+  if (op === 'add' && flag === 'read') removeReadPushes(services, tx, user.id, changed);
   const event: Record<string, unknown> = { type: 'update_message_flags', op, operation: op, flag, messages: changed, all: false };
   if (op === 'remove' && flag === 'read') event.message_details = details;
   tx.emit(event, [user.id]);

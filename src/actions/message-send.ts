@@ -26,6 +26,7 @@ import { LIMITS } from '../domain/versions.js';
 import { channelFromTo, usersFromTo } from '../queries/addressees.js';
 import { checkMaySendToChannel } from '../queries/channel-access.js';
 import { setTopicPolicy } from './user-topics.js';
+import { notifyAfterCommit } from './notification-decision.js';
 
 export type Destination =
   | { type: 'stream'; channel: ChannelRecord; topic: string }
@@ -180,6 +181,8 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     forQueue: out.queueId && out.localId !== undefined ? { queueId: out.queueId, fields: { local_message_id: out.localId } } : undefined,
   });
 
+  // Who is notified is decided once the message is durable, outside the send's cost.
+  notifyAfterCommit(services, tx.afterCommit, { record, flags: rows, mentionedUserIds: new Set(rendered.mentionedUserIds), mentionedGroupIds: new Set(rendered.mentionedGroupIds), topicKey: key });
   const written: WrittenMessage = { record };
   if (destination.type === 'stream') {
     const { channel, topic } = destination;

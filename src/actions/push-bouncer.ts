@@ -23,17 +23,39 @@ export const realmUuid = (services: Services) => derivedUuid(services, `realm:${
 export const userUuid = (services: Services, userId: number) => derivedUuid(services, `user:${services.org.id}:${userId}`);
 
 /** POSTs to the bouncer; throws if it cannot be reached (network error, timeout). */
-export async function postToBouncer(services: Services, url: string, endpoint: string, params: Record<string, string>): Promise<BouncerResponse> {
+export function postToBouncer(services: Services, url: string, endpoint: string, params: Record<string, string>): Promise<BouncerResponse> {
+  return requestBouncer(services, url, endpoint, 'POST', { type: 'application/x-www-form-urlencoded', body: new URLSearchParams(params).toString() });
+}
+
+/** POSTs a JSON body, as Zulip's send_json_to_push_bouncer does for `push/notify` and `push/test_notification`. */
+export function postJsonToBouncer(services: Services, url: string, endpoint: string, body: Record<string, unknown>): Promise<BouncerResponse> {
+  return requestBouncer(services, url, endpoint, 'POST', { type: 'application/json', body: JSON.stringify(body) });
+}
+
+/** GETs from the bouncer (`server/analytics/status`). */
+export function getFromBouncer(services: Services, url: string, endpoint: string): Promise<BouncerResponse> {
+  return requestBouncer(services, url, endpoint, 'GET');
+}
+
+async function requestBouncer(services: Services, url: string, endpoint: string, method: string, content?: { type: string; body: string }): Promise<BouncerResponse> {
   const { pushBouncerServerUuid, pushBouncerServerKey } = services.config;
-  const response = await fetch(`${url}/api/v1/remotes/${endpoint}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${pushBouncerServerUuid}:${pushBouncerServerKey}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: new URLSearchParams(params),
-    signal: AbortSignal.timeout(10_000),
-  });
+  const headers: Record<string, string> = {
+    authorization: `Basic ${Buffer.from(`${pushBouncerServerUuid}:${pushBouncerServerKey}`).toString('base64')}`,
+    'user-agent': 'ZulipServer/11.0 (Parley)',
+  };
+  if (content) headers['content-type'] = content.type;
+  const response = await fetch(`${url}/api/v1/remotes/${endpoint}`, { method, headers, body: content?.body, signal: AbortSignal.timeout(15_000) });
   const body = (await response.json().catch(() => ({}))) as BouncerResponse['body'];
   return { status: response.status, body: body && typeof body === 'object' ? body : {} };
+}
+
+/**
+ * What to do after a bouncer answer (Zulip's send_to_push_bouncer): done; retry later (down,
+ * unreachable or a server error, which its operators fix); or give up (a refusal of the request).
+ */
+export function bouncerOutcome(response: BouncerResponse | Error): 'done' | 'retry' | 'refused' {
+  if (response instanceof Error) return 'retry';
+  if (response.status >= 500 || response.status === 429) return 'retry';
+  if (response.status >= 400 || response.status !== 200) return 'refused';
+  return 'done';
 }

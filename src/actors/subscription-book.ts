@@ -20,6 +20,15 @@ export interface Reception {
 export class SubscriptionBook {
   private readonly subscribers = new Map<number, Set<number>>();
   private readonly receivers = new Map<number, Set<number>>();
+  /**
+   * Who may be notified of a channel's messages beyond mentions (actions/notification-decision.ts):
+   * per channel, users whose subscription turns push or email notifications on; per topic, its
+   * followers. Kept with every change, so a send looks up those few, never every subscriber.
+   */
+  private readonly notifying = new Map<number, Set<number>>();
+  private readonly followers = new Map<string, Set<number>>();
+  /** What each user put into those two indexes, to take out again on change. */
+  private readonly interestOf = new Map<number, { channels: number[]; topics: string[] }>();
   /** Each user's receptions, by the (immutable) channels record of their actor's context. */
   private readonly receptionLists = new WeakMap<object, readonly Reception[]>();
 
@@ -33,13 +42,55 @@ export class SubscriptionBook {
   rebuildIndex(): void {
     this.subscribers.clear();
     this.receivers.clear();
+    this.notifying.clear();
+    this.followers.clear();
+    this.interestOf.clear();
     for (const id of this.actors.ids(subscriptionsKind.name)) {
       const context = this.context(Number(id));
       for (const [channelId, sub] of Object.entries(context.channels)) {
         if (sub.active && !context.suspended) this.add(this.subscribers, Number(channelId), Number(id));
         if (sub.received?.length) this.add(this.receivers, Number(channelId), Number(id));
       }
+      this.indexInterest(Number(id));
     }
+  }
+
+  /** Users whose subscription to the channel turns push or email notifications on (subscribed or not). */
+  notifyingOf(channelId: number): ReadonlySet<number> {
+    return this.notifying.get(channelId) ?? EMPTY;
+  }
+
+  /** Users following the topic (subscribed or not). */
+  followersOf(channelId: number, topicKey: string): ReadonlySet<number> {
+    return this.followers.get(`${channelId}:${topicKey}`) ?? EMPTY;
+  }
+
+  /** Puts the user into (or out of) the interest indexes from their actor's state. */
+  private indexInterest(userId: number): void {
+    const context = this.context(userId);
+    const previous = this.interestOf.get(userId);
+    for (const channelId of previous?.channels ?? []) this.notifying.get(channelId)?.delete(userId);
+    for (const key of previous?.topics ?? []) this.followers.get(key)?.delete(userId);
+    const now = { channels: [] as number[], topics: [] as string[] };
+    for (const [channelId, sub] of Object.entries(context.channels)) {
+      if (sub.pushNotifications !== true && sub.emailNotifications !== true) continue;
+      this.add(this.notifying, Number(channelId), userId);
+      now.channels.push(Number(channelId));
+    }
+    for (const [key, topic] of Object.entries(context.topics)) {
+      if (topic.policy !== VisibilityPolicy.FOLLOWED) continue;
+      let set = this.followers.get(key);
+      if (!set) this.followers.set(key, (set = new Set()));
+      set.add(userId);
+      now.topics.push(key);
+    }
+    this.interestOf.set(userId, now);
+  }
+
+  /** After a change of the user's notification settings or topic policies, and after its undo. */
+  private reindexInterest(userId: number, tx: Transaction): void {
+    this.indexInterest(userId);
+    tx.onRollback(() => this.indexInterest(userId));
   }
 
   /**
@@ -161,6 +212,7 @@ export class SubscriptionBook {
 
   setProperty(userId: number, channelId: number, property: SubscriptionProperty, value: string | boolean | null, tx: Transaction): void {
     this.actors.send(subscriptionsKind, String(userId), { type: 'SET_PROPERTY', channelId, property, value }, tx);
+    if (property === 'push_notifications' || property === 'email_notifications') this.reindexInterest(userId, tx);
   }
 
   setTopicVisibility(userId: number, channelId: number, topic: string, topicKey: string, policy: number, at: number, tx: Transaction): void {
@@ -172,6 +224,7 @@ export class SubscriptionBook {
       policy: policy as 0 | 1 | 2 | 3,
       at,
     }, tx);
+    this.reindexInterest(userId, tx);
   }
 
   private add(index: Map<number, Set<number>>, channelId: number, userId: number): void {

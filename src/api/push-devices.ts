@@ -3,6 +3,7 @@ import type { Services } from '../services.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/push-devices.js';
+import { sendTestNotification } from '../actions/push-test.js';
 
 /** POST /mobile_push/register */
 export async function registerPushDevice(services: Services, request: Request<typeof schemas.registerPushDevice>) {
@@ -38,5 +39,11 @@ export async function removeApnsToken(services: Services, request: Request<typeo
 /** DELETE /users/me/android_gcm_reg_id */
 export async function removeFcmToken(services: Services, request: Request<typeof schemas.deviceToken>) {
   await actions.removeDeviceToken(services, me(request), 'fcm', request.params.token);
+  return {};
+}
+
+/** POST /mobile_push/test_notification */
+export async function testNotify(services: Services, request: Request<typeof schemas.testNotify>) {
+  await sendTestNotification(services, me(request), request.params.token);
   return {};
 }

@@ -163,6 +163,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('DELETE', '/users/me/apns_device_token',          pushDevices.removeApnsToken,                      schemas.deviceToken,                  'user'),
   route('POST',   '/users/me/android_gcm_reg_id',         pushDevices.addFcmToken,                          schemas.deviceToken,                  'user'),
   route('DELETE', '/users/me/android_gcm_reg_id',         pushDevices.removeFcmToken,                       schemas.deviceToken,                  'user'),
+  route('POST',   '/mobile_push/test_notification',       pushDevices.testNotify,                           schemas.testNotify,                   'user'),
   // User groups
   route('POST',   '/user_groups/create',                  userGroups.createUserGroup,                       schemas.createUserGroup,              'user'),
   route('GET',    '/user_groups',                         userGroups.getUserGroups,                         schemas.getUserGroups,                'user'),

@@ -1,4 +1,5 @@
 /** `GET /server_settings`: what a client reads before it logs in. */
+import { pushConfigured } from '../queries/push-devices.js';
 import { realmIconUrl, realmSetting, renderedRealmDescription } from '../domain/realm.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { Services } from '../services.js';
@@ -27,7 +28,7 @@ export function getServerSettings(services: Services, _request: Request<typeof s
     zulip_feature_level: ZULIP_FEATURE_LEVEL,
     zulip_version: ZULIP_VERSION,
     zulip_merge_base: ZULIP_MERGE_BASE,
-    push_notifications_enabled: false,
+    push_notifications_enabled: pushConfigured(services),
     is_incompatible: false,
     email_auth_enabled: true,
     require_email_format_usernames: true,

@@ -14,3 +14,15 @@ export function pushDevicesState(services: Services, userId: number): Record<str
   }
   return state;
 }
+
+/** Zulip's push_notifications_configured: a bouncer and this server's registration with it. */
+export function pushConfigured(services: Services): boolean {
+  const { pushBouncerUrl, pushBouncerServerUuid, pushBouncerServerKey } = services.config;
+  return pushBouncerUrl !== undefined && pushBouncerServerUuid !== '' && pushBouncerServerKey !== '';
+}
+
+/** The organization's `push_notifications_enabled` and its end: configured, and not refused by the bouncer's last answer. */
+export function realmPushState(services: Services): { enabled: boolean; endTimestamp: number | null } {
+  const status = services.notifications.pushStatus;
+  return { enabled: pushConfigured(services) && (status?.canPush ?? true), endTimestamp: status?.expectedEndTimestamp ?? null };
+}

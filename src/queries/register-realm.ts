@@ -1,4 +1,5 @@
 /** The `realm` block of `POST /register`: the organization's settings and the server's limits, as Zulip 11 reports them. */
+import { realmPushState } from './push-devices.js';
 import { MIN_PASSWORD_LENGTH } from '../domain/credentials.js';
 import { editHistoryPolicy, realmGroupSetting, realmIconUrl, realmSetting, realmTopicsPolicy, REALM_GROUP_SETTING_DEFAULTS, EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
@@ -66,8 +67,8 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_jitsi_server_url: setting('jitsi_server_url'),
     realm_giphy_rating: setting('giphy_rating'),
     realm_default_code_block_language: setting('default_code_block_language'),
-    realm_push_notifications_enabled: false,
-    realm_push_notifications_enabled_end_timestamp: null,
+    realm_push_notifications_enabled: realmPushState(services).enabled,
+    realm_push_notifications_enabled_end_timestamp: realmPushState(services).endTimestamp,
     realm_require_e2ee_push_notifications: setting('require_e2ee_push_notifications'),
     realm_welcome_message_custom_text: setting('welcome_message_custom_text'),
     realm_is_zephyr_mirror_realm: false,

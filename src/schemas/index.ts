@@ -64,6 +64,7 @@ export { deleteSavedSnippet } from './delete-saved-snippet.js';
 export { registerPushDevice } from './register-push-device.js';
 export { addApnsToken } from './add-apns-token.js';
 export { deviceToken } from './device-token.js';
+export { testNotify } from './test-notify.js';
 export { createUserGroup } from './create-user-group.js';
 export { updateUserGroup } from './update-user-group.js';
 export { updateUserGroupMembers } from './update-user-group-members.js';

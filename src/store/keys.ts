@@ -136,6 +136,17 @@ export function realmKeys(realmId: number) {
     /** Registered event queue descriptors. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,
+    /** Mobile pushes decided and not yet delivered, by id (actions/notification-delivery.ts). */
+    pushJob: (id: number) => `${r}npush!${pad(id)}`,
+    pushJobPrefix: `${r}npush!`,
+    /** Missed messages waiting for a user's email batch, by user and message. */
+    missedMail: (userId: number, messageId: number) => `${r}nmail!${pad(userId)}!${pad(messageId)}`,
+    missedMailPrefix: `${r}nmail!`,
+    /** Messages whose push is on a user's device (to be removed when read), by user and message. */
+    activePush: (userId: number, messageId: number) => `${r}nactive!${pad(userId)}!${pad(messageId)}`,
+    activePushPrefix: `${r}nactive!`,
+    /** The secret that signs unsubscribe links. */
+    notificationSecret: `${r}nsecret`,
   };
 }
 

@@ -708,6 +708,8 @@ export const MATRIX: MatrixRow[] = [
   { method: 'POST', route: '/users/me/android_gcm_reg_id', target: 'own device', request: () => ({ path: '/users/me/android_gcm_reg_id', params: { token: 'android-token' } }), expect: everyone(OK) },
   ...personalRows('DELETE', '/users/me/apns_device_token', 'token', newToken('apns'), (token) => ({ path: '/users/me/apns_device_token', params: { token } }), TOKEN_MISSING),
   ...personalRows('DELETE', '/users/me/android_gcm_reg_id', 'token', newToken('fcm'), (token) => ({ path: '/users/me/android_gcm_reg_id', params: { token } }), TOKEN_MISSING),
+  { method: 'POST', route: '/mobile_push/test_notification', target: 'all own devices', request: () => ({ path: '/mobile_push/test_notification' }), expect: everyone(OK) },
+  ...personalRows('POST', '/mobile_push/test_notification', 'token', newToken('fcm'), (token) => ({ path: '/mobile_push/test_notification', params: { token } }), { status: 400, code: 'INVALID_PUSH_DEVICE_TOKEN', msg: 'Device not recognized' }),
   // User groups: members and administrators read them; a group is changed by whoever manages it
   // (its creator by default) or manages all groups (the owner by default); guests never.
   {

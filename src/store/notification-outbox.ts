@@ -1,0 +1,191 @@
+/**
+ * The durable outbox of notifications: mobile pushes decided and not yet accepted by the bouncer,
+ * messages waiting for a user's missed-message email batch, the pushes standing on users' devices
+ * (to send `remove` when read), and the secret of unsubscribe links. Held in memory (all of it is
+ * pending work, small) and written in the same batches as the changes that decide it, so a
+ * notification decided before a crash is found again at start.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Counters } from './counters.js';
+import type { Database } from './database.js';
+import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import type { Transaction } from './transaction.js';
+import type { UserDirectory } from './users.js';
+import { settingOn } from '../domain/user-settings.js';
+
+/** A push to send: a message's notification, or the removal of read messages' notifications. */
+export type PushJob =
+  | { id: number; kind: 'message'; userId: number; messageId: number; trigger: string; mentionedGroupId?: number }
+  | { id: number; kind: 'remove'; userId: number; messageIds: number[] };
+
+export type NewPushJob = PushJob extends infer J ? (J extends PushJob ? Omit<J, 'id'> : never) : never;
+
+/** A message waiting for the user's email batch, due at `dueAt` (unix seconds). */
+export interface MissedMail {
+  userId: number;
+  messageId: number;
+  trigger: string;
+  mentionedGroupId?: number;
+  dueAt: number;
+}
+
+export class NotificationOutbox {
+  private readonly keys: RealmKeys;
+  private readonly jobs = new Map<number, PushJob>();
+  private readonly mail = new Map<number, Map<number, MissedMail>>();
+  private readonly active = new Map<number, Set<number>>();
+  private secretValue = '';
+  private notifiersVersion = -1;
+  private notifiers: number[] = [];
+  /** What the bouncer last said of this organization (remotes/server/analytics); null: not asked yet. */
+  pushStatus: { canPush: boolean; expectedEndTimestamp: number | null } | null = null;
+  /** Decisions made in this event-loop turn, written together at its end (actions/notification-decision.ts). */
+  readonly unwritten: { jobs: NewPushJob[]; mails: Omit<MissedMail, 'dueAt'>[] } = { jobs: [], mails: [] };
+  /** Called once a batch that added work is durable (the deliverer wakes). */
+  onChange: (() => void) | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly counters: Counters,
+    private readonly realmId: number,
+  ) {
+    this.keys = realmKeys(realmId);
+  }
+
+  /** Reads every pending job, batch and standing push (start-up). */
+  async load(): Promise<void> {
+    for await (const [, job] of this.db.scan<PushJob>(prefixRange(this.keys.pushJobPrefix))) this.jobs.set(job.id, job);
+    for await (const [, item] of this.db.scan<MissedMail>(prefixRange(this.keys.missedMailPrefix))) this.mailOf(item.userId).set(item.messageId, item);
+    for await (const key of this.db.scanKeys(prefixRange(this.keys.activePushPrefix))) {
+      const [, userId, messageId] = key.slice(this.keys.activePushPrefix.length - 1).split('!');
+      this.activeOf(Number(userId)).add(Number(messageId));
+    }
+    this.secretValue = this.db.get<string>(this.keys.notificationSecret) ?? '';
+  }
+
+  /** The secret of unsubscribe links, made (in `tx`) the first time it is asked for. */
+  secret(tx?: Transaction): string {
+    if (this.secretValue === '' && tx) {
+      this.secretValue = randomBytes(32).toString('base64url');
+      const made = this.secretValue;
+      tx.onRollback(() => {
+        if (this.secretValue === made) this.secretValue = '';
+      });
+      tx.put(this.keys.notificationSecret, made);
+    }
+    return this.secretValue;
+  }
+
+  /**
+   * Active people whose global settings turn on push or email notifications for every channel
+   * (both off by default): derived from the users, rebuilt only when a user changed.
+   */
+  streamNotifiers(users: UserDirectory): readonly number[] {
+    if (this.notifiersVersion !== users.version) {
+      this.notifiersVersion = users.version;
+      this.notifiers = [];
+      for (const user of users.all()) {
+        if (!user.isActive || user.isBot) continue;
+        if (settingOn(user, 'enable_stream_push_notifications') || settingOn(user, 'enable_stream_email_notifications')) this.notifiers.push(user.id);
+      }
+    }
+    return this.notifiers;
+  }
+
+  private changed(tx: Transaction): void {
+    tx.afterCommit.push(() => this.onChange?.());
+  }
+
+  addJob(job: NewPushJob, tx: Transaction): PushJob {
+    const stored = { ...job, id: this.counters.nextRealmId(this.realmId, 'push_job', tx) } as PushJob;
+    this.jobs.set(stored.id, stored);
+    tx.onRollback(() => this.jobs.delete(stored.id));
+    tx.put(this.keys.pushJob(stored.id), stored);
+    this.changed(tx);
+    return stored;
+  }
+
+  dropJob(id: number, tx: Transaction): void {
+    const job = this.jobs.get(id);
+    if (!job) return;
+    this.jobs.delete(id);
+    tx.onRollback(() => this.jobs.set(id, job));
+    tx.del(this.keys.pushJob(id));
+  }
+
+  job(id: number): PushJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Pending pushes, oldest first. */
+  pendingJobs(): PushJob[] {
+    return [...this.jobs.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** The due time of the user's open batch, if one is waiting. */
+  batchDueAt(userId: number): number | undefined {
+    const first = this.mail.get(userId)?.values().next();
+    return first && !first.done ? first.value.dueAt : undefined;
+  }
+
+  addMissedMail(item: MissedMail, tx: Transaction): void {
+    const items = this.mailOf(item.userId);
+    if (items.has(item.messageId)) return;
+    items.set(item.messageId, item);
+    tx.onRollback(() => items.delete(item.messageId));
+    tx.put(this.keys.missedMail(item.userId, item.messageId), item);
+    this.changed(tx);
+  }
+
+  /** The user's waiting batch, in message order. */
+  missedMailOf(userId: number): MissedMail[] {
+    return [...(this.mail.get(userId)?.values() ?? [])].sort((a, b) => a.messageId - b.messageId);
+  }
+
+  /** Every user with a waiting batch, and when it is due. */
+  batches(): { userId: number; dueAt: number }[] {
+    const list: { userId: number; dueAt: number }[] = [];
+    for (const userId of this.mail.keys()) list.push({ userId, dueAt: this.batchDueAt(userId)! });
+    return list;
+  }
+
+  dropMissedMail(userId: number, messageIds: readonly number[], tx: Transaction): void {
+    const items = this.mail.get(userId);
+    if (!items) return;
+    for (const messageId of messageIds) {
+      const item = items.get(messageId);
+      if (!item) continue;
+      items.delete(messageId);
+      tx.onRollback(() => this.mailOf(userId).set(messageId, item));
+      tx.del(this.keys.missedMail(userId, messageId));
+    }
+    if (items.size === 0) this.mail.delete(userId);
+  }
+
+  /** Messages whose push stands on the user's devices. */
+  activePushes(userId: number): ReadonlySet<number> {
+    return this.active.get(userId) ?? new Set();
+  }
+
+  setActivePush(userId: number, messageId: number, on: boolean, tx: Transaction): void {
+    const set = this.activeOf(userId);
+    if (set.has(messageId) === on) return;
+    if (on) set.add(messageId);
+    else set.delete(messageId);
+    tx.onRollback(() => (on ? set.delete(messageId) : set.add(messageId)));
+    if (on) tx.put(this.keys.activePush(userId, messageId), 1);
+    else tx.del(this.keys.activePush(userId, messageId));
+  }
+
+  private mailOf(userId: number): Map<number, MissedMail> {
+    let items = this.mail.get(userId);
+    if (!items) this.mail.set(userId, (items = new Map()));
+    return items;
+  }
+
+  private activeOf(userId: number): Set<number> {
+    let set = this.active.get(userId);
+    if (!set) this.active.set(userId, (set = new Set()));
+    return set;
+  }
+}
