@@ -4,7 +4,7 @@ import { isValidEmail } from '../domain/users.js';
 import { RateLimiter, rateLimitHit } from '../http/rate-limit.js';
 import type { Services } from '../services.js';
 import { userByPassword } from '../queries/credentials.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import type { Request } from './route.js';
 
 /** Failed logins per server (Services), kept apart from the record of who is signed in. */

@@ -6,7 +6,7 @@ import { displayTopic } from '../domain/topics.js';
 import type { Services } from '../services.js';
 import { receivedTopics } from '../queries/topics.js';
 import { accessChannelById, channelHistoryReadable, channelVisible, seeChannelById } from '../queries/channel-access.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { byName, channelObject } from '../queries/subscription-format.js';
 

@@ -6,7 +6,7 @@ import { formatMessage, type MessageFormat } from '../queries/message-format.js'
 import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.js';
 import { accessMessage, requireMessage } from '../queries/message-access.js';
 import { narrowTerms } from '../queries/narrow-terms.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -18,7 +18,7 @@ export type ApiRoute = Route<UserRecord>;
  * `x-json-or-raw` values (untyped in their schemas) stay `unknown`.
  */
 type Keywords = { 'x-raw': boolean; 'x-json-or-raw': boolean; 'x-error': string };
-/** A schema module's value (src/schemas/): an endpoint schema that json-schema-to-ts can read. */
+/** A schema module's value (schemas/): an endpoint schema that json-schema-to-ts can read. */
 export type Schema = EndpointSchema & ExtendedJSONSchema<Keywords>;
 export type Auth = ApiRoute['auth'];
 

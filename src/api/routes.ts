@@ -1,9 +1,9 @@
 /**
  * The URL table: every route the server serves, one line each, grouped by area, as
  * `route(METHOD, /path below /api/v1, view, schema, auth)`. Views live in their area's file
- * (src/api/<area>.ts), schemas in src/schemas/; `npm run routes` prints this table.
+ * (src/api/<area>.ts), schemas in schemas/; `npm run routes` prints this table.
  */
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import * as authentication from './authentication.js';
 import * as serverSettings from './server-settings.js';
 import * as users from './users.js';

@@ -7,7 +7,7 @@ import { RawJson } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { unauthorized } from '../queries/credentials.js';
 import { userByPathEmail } from '../queries/user-lookup.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** May the organization's user list be read without credentials? */

@@ -64,7 +64,7 @@ export interface Route<P> {
   method: HttpMethod;
   /** Path pattern below /api/v1 (see router.ts for parameter syntax). */
   path: string;
-  /** The `$id` of the endpoint's schema (src/schemas/). */
+  /** The `$id` of the endpoint's schema (schemas/). */
   schema: string;
   /** `user`: credentials required; `none`: no credentials; `optional`: either (public access). */
   auth: 'user' | 'none' | 'optional';

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'tap';
-import { SCHEMAS } from '../../src/schemas/registry.js';
+import { SCHEMAS } from '../../schemas/registry.js';
 import { demoClients, startTestServer } from '../helpers/server.js';
 
 const CLI = fileURLToPath(new URL('../../src/routes-cli.js', import.meta.url));
@@ -27,7 +27,7 @@ test('the printed route list is the served route table', async (t) => {
 
   await t.test('every route has a known schema and a named view', async (tt) => {
     const names = new Set(SCHEMAS.map((schema) => schema.$id));
-    tt.same(printed.filter((r) => !names.has(r.schema)).map((r) => `${r.method} ${r.path}`), [], 'no route without a schema of src/schemas/');
+    tt.same(printed.filter((r) => !names.has(r.schema)).map((r) => `${r.method} ${r.path}`), [], 'no route without a schema of schemas/');
     tt.same(printed.filter((r) => !/^[a-z]\w+$/.test(r.view) || r.rest.length > 0).map((r) => `${r.method} ${r.path}`), [], 'every view is a named function');
     const used = new Set(printed.map((r) => r.schema));
     tt.same([...names].filter((name) => !used.has(name)), [], 'no schema without a route');

@@ -8,6 +8,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+/** The endpoint schemas live at the top level, beside src/, and are a room of their own. */
+const SCHEMAS = fileURLToPath(new URL('../../../schemas/', import.meta.url));
 
 /** Each room and the rooms it may import (itself always). Top-level files are the composition root. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -43,13 +45,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The room of a file: its folder under src/, or its own name for top-level files. */
+/** The room of a file: `schemas` for the top-level schemas/, its folder under src/, or its own name for top-level files. */
 function roomOf(file: string): string {
+  if (!relative(SCHEMAS, file).startsWith('..')) return 'schemas';
   const parts = relative(SRC, file).split('/');
   return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.ts$/, '');
 }
 
-const files = sourceFiles(SRC);
+const files = [...sourceFiles(SRC), ...sourceFiles(SCHEMAS)];
 const imports = new Map<string, string[]>();
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
