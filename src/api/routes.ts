@@ -1,7 +1,8 @@
 /**
  * The URL table: every route the server serves, one line each, grouped by area, as
  * `route(METHOD, /path below /api/v1, view, schema, auth)`. Views live in their area's file
- * (src/api/<area>.ts), schemas in schemas/; `npm run routes` prints this table.
+ * (src/api/<area>.ts), schemas in schemas/; then the routes outside /api/v1 (`ROOT_ROUTES`) and the
+ * pages (`PAGE_ROUTES`). `npm run routes` prints this table.
  */
 import * as schemas from '../../schemas/index.js';
 import * as authentication from './authentication.js';
@@ -41,7 +42,8 @@ import * as mutedUsers from './muted-users.js';
 import * as uploads from './uploads.js';
 import * as realmEmoji from './realm-emoji.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
-import { route, type RouteEntry } from './route.js';
+import * as join from './join.js';
+import { page, route, type PageEntry, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
   // Authentication
@@ -222,4 +224,10 @@ export const ROOT_ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_uploads/thumbnail/{realm_id_str}/{rest:path}', uploads.serveThumbnail,             schemas.userUploadPath,               'user'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
+];
+
+/** Pages outside /api/v1, their paths from the root: no credentials, a form in, HTML out. */
+export const PAGE_ROUTES: readonly PageEntry[] = [
+  page('GET',  '/join/{key}', join.showJoinForm),
+  page('POST', '/join/{key}', join.submitJoinForm),
 ];
