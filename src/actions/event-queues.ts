@@ -7,7 +7,7 @@ import { isGuest } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { QueueCapabilities } from '../events/event-queue.js';
-import { checkEventNarrow } from '../events/queue-filter.js';
+import { checkEventNarrow } from '../domain/narrow-predicate.js';
 import type { Deferred, HandlerResult } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { initialState } from '../queries/register-state.js';
