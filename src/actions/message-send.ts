@@ -8,6 +8,7 @@ import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.
 import { mayMentionGroup } from '../domain/group-permissions.js';
 import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
+import { automaticPolicy, followsWhenMentioned } from '../domain/topic-follow.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { RenderedMessage } from '../domain/markdown/index.js';
 import { conversationKey, Flag, type MessageRecord } from '../domain/messages.js';
@@ -48,34 +49,6 @@ export interface OutgoingMessage {
 
 /** The format message events are stored in; queues derive their own variant from it. */
 export const EVENT_MESSAGE_FORMAT: MessageFormat = { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true };
-
-/** Zulip's automatic visibility settings (ON_INITIATION to follow, ON_SEND to unmute). */
-const FOLLOW_ON_PARTICIPATION = 1;
-const FOLLOW_ON_SEND = 2;
-const FOLLOW_ON_INITIATION = 3;
-
-function userSetting(user: UserRecord, key: string, fallback: number | boolean): number | boolean {
-  return (user.settings[key] as number | boolean | undefined) ?? fallback;
-}
-
-/** The policy sending gives the sender's topic, per the user's settings, or undefined for no change. */
-function automaticPolicy(services: Services, sender: UserRecord, channelId: number, key: string, initiated: boolean): number | undefined {
-  if (sender.isBot) return undefined;
-  const follow = userSetting(sender, 'automatically_follow_topics_policy', FOLLOW_ON_INITIATION) as number;
-  const unmute = userSetting(sender, 'automatically_unmute_topics_in_muted_streams_policy', FOLLOW_ON_SEND) as number;
-  const current = services.subscriptions.topicPolicy(sender.id, channelId, key);
-  if (current === VisibilityPolicy.FOLLOWED) return undefined;
-  const channelMuted = services.subscriptions.subscription(sender.id, channelId)?.isMuted ?? false;
-  let candidate: number | undefined;
-  if (follow === FOLLOW_ON_PARTICIPATION || follow === FOLLOW_ON_SEND) candidate = VisibilityPolicy.FOLLOWED;
-  else if (channelMuted && (unmute === FOLLOW_ON_PARTICIPATION || unmute === FOLLOW_ON_SEND)) candidate = VisibilityPolicy.UNMUTED;
-  if (current !== VisibilityPolicy.INHERIT) return candidate === current ? undefined : candidate;
-  if (candidate === undefined && initiated) {
-    if (follow === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.FOLLOWED;
-    else if (channelMuted && unmute === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.UNMUTED;
-  }
-  return candidate;
-}
 
 export interface WrittenMessage {
   record: MessageRecord;
@@ -183,7 +156,9 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   const written: WrittenMessage = { record };
   if (destination.type === 'stream') {
     const { channel, topic } = destination;
-    const policy = automaticPolicy(services, sender, channel.id, key!, initiated);
+    const current = services.subscriptions.topicPolicy(sender.id, channel.id, key!);
+    const channelMuted = services.subscriptions.subscription(sender.id, channel.id)?.isMuted ?? false;
+    const policy = automaticPolicy(sender, { current, channelMuted, initiated });
     if (policy !== undefined) {
       setTopicPolicy(services, tx, sender.id, channel.id, topic, policy);
       written.automaticNewVisibilityPolicy = policy;
@@ -191,10 +166,8 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     // Mentioned people follow the topic (Zulip's automatically_follow_topics_where_mentioned).
     for (const userId of mentioned) {
       const user = org.users.get(userId);
-      if (!user || user.isBot || userId === sender.id || !services.subscriptions.isSubscribed(userId, channel.id)) continue;
-      if (!userSetting(user, 'automatically_follow_topics_where_mentioned', true)) continue;
-      const current = services.subscriptions.topicPolicy(userId, channel.id, key!);
-      if (current === VisibilityPolicy.MUTED || current === VisibilityPolicy.FOLLOWED) continue;
+      if (!user || userId === sender.id || !services.subscriptions.isSubscribed(userId, channel.id)) continue;
+      if (!followsWhenMentioned(user, services.subscriptions.topicPolicy(userId, channel.id, key!))) continue;
       setTopicPolicy(services, tx, userId, channel.id, topic, VisibilityPolicy.FOLLOWED);
     }
   }

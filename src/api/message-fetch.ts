@@ -1,4 +1,5 @@
 /** `GET /messages` (a range of a narrow around an anchor) and `GET /messages/{message_id}`. */
+import { escapeText } from '../domain/html.js';
 import { parseSearch } from '../domain/narrow.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
@@ -9,7 +10,6 @@ import { narrowTerms } from '../queries/narrow-terms.js';
 import * as schemas from '../../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Wraps the searched words in the text parts of some HTML with Zulip's highlight span. */
 function highlight(html: string, words: readonly string[]): string {
@@ -36,7 +36,7 @@ export async function getMessages(services: Services, request: Request<typeof sc
       const message = formatMessage(services, record, viewer.id, flags, format);
       if (searchTerms.length) {
         message.match_content = highlight(record.renderedContent, words);
-        message.match_subject = highlight(escapeHtml(String(message.subject)), words);
+        message.match_subject = highlight(escapeText(String(message.subject)), words);
       }
       return message;
     }),

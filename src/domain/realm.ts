@@ -2,6 +2,7 @@
 import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
+import { escapeText } from './html.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
 
 export interface RealmRecord {
@@ -111,6 +112,5 @@ export function realmIconUrl(stringId: string): string {
 /** The organization description as HTML, with Zulip's text when there is none. */
 export function renderedRealmDescription(description: string): string {
   const text = description.trim() || 'The coolest place in the universe.';
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<p>${escaped}</p>`;
+  return `<p>${escapeText(text)}</p>`;
 }
