@@ -107,3 +107,20 @@ test('key strings stay in the store', async (t) => {
   }
   t.same(leaks, []);
 });
+
+test('views and queries never write: every write goes through actions/', async (t) => {
+  // services.write(…), a destructured `write` of the services, or a transaction built or committed by hand.
+  const writes = /\bservices\s*\.\s*(write|commit)\s*\(|\{[^}]*\b(write|commit)\b[^}]*\}\s*=\s*services\b|new Transaction\(/;
+  const found: string[] = [];
+  for (const file of files) {
+    const room = roomOf(file);
+    if (room !== 'api' && room !== 'queries') continue;
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (writes.test(line)) found.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  t.same(found, [], 'writes outside actions/');
+  // The check itself sees a write when there is one.
+  t.ok(writes.test('await services.write((tx) => change(tx));'));
+  t.ok(writes.test('const { write } = services;'));
+});
