@@ -1,51 +1,18 @@
 /** `GET /messages` (a range of a narrow around an anchor) and `GET /messages/{message_id}`. */
-import { escapeText } from '../domain/html.js';
-import { parseSearch } from '../domain/narrow.js';
-import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
-import { formatMessage, type MessageFormat } from '../queries/message-format.js';
-import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.js';
-import { accessMessage, requireMessage } from '../queries/message-access.js';
-import { narrowTerms } from '../queries/narrow-terms.js';
+import type { MessageFormat } from '../queries/message-format.js';
+import { formatMessage } from '../queries/message-format.js';
+import { requireMessage } from '../queries/message-access.js';
+import { fetchByIds, fetchRange } from '../queries/message-fetch.js';
 import * as schemas from '../../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
-
-
-/** Wraps the searched words in the text parts of some HTML with Zulip's highlight span. */
-function highlight(html: string, words: readonly string[]): string {
-  if (words.length === 0) return html;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[\\p{L}\\p{N}_]*`, 'giu');
-  return html.split(/(<[^>]*>)/).map((part) => (part.startsWith('<') ? part : part.replace(pattern, '<span class="highlight">$&</span>'))).join('');
-}
 
 /** GET /messages */
 export async function getMessages(services: Services, request: Request<typeof schemas.getMessages>) {
   const viewer = me(request);
   const p = request.params;
   if (p.message_ids !== undefined) return fetchByIds(services, viewer, p.message_ids, formatOf(p));
-  const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
-  checkRange(p.num_before, p.num_after, p.include_anchor);
-  const terms = narrowTerms(services, viewer, p.narrow);
-  const query = new MessageQuery(services, viewer, terms);
-  const result = await query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
-  const format = formatOf(p);
-  const searchTerms = terms.filter((t) => t.kind === 'search' && !t.negated) as { query: string }[];
-  const words = searchTerms.length ? parseSearch(searchTerms.map((t) => t.query).join(' ')).words : [];
-  return {
-    messages: result.messages.map(({ record, flags }) => {
-      const message = formatMessage(services, record, viewer.id, flags, format);
-      if (searchTerms.length) {
-        message.match_content = highlight(record.renderedContent, words);
-        message.match_subject = highlight(escapeText(String(message.subject)), words);
-      }
-      return message;
-    }),
-    found_anchor: result.foundAnchor,
-    found_oldest: result.foundOldest,
-    found_newest: result.foundNewest,
-    history_limited: false,
-    anchor: result.anchor,
-  };
+  return fetchRange(services, viewer, p, formatOf(p));
 }
 
 /** GET /messages/{message_id:int} */
@@ -62,14 +29,3 @@ export function getMessage(services: Services, request: Request<typeof schemas.g
 function formatOf(params: Params<typeof schemas.getMessage>): MessageFormat {
   return { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar, allowEmptyTopicName: params.allow_empty_topic_name };
 }
-
-function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat) {
-  const messages: Record<string, unknown>[] = [];
-  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
-    const record = services.messages.get(id);
-    const flags = record ? accessMessage(services, viewer, record) : undefined;
-    if (record && flags !== undefined) messages.push(formatMessage(services, record, viewer.id, flags, format));
-  }
-  return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
-}
-

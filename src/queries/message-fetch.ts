@@ -1,0 +1,66 @@
+/**
+ * What GET /messages answers: a range of a narrow around an anchor (with search highlights), or
+ * messages by id; and GET /messages/{id}'s one message. Formatted for the viewer.
+ */
+import { escapeText } from '../domain/html.js';
+import { parseSearch } from '../domain/narrow.js';
+import type { UserRecord } from '../domain/users.js';
+import type { Services } from '../services.js';
+import { formatMessage, type MessageFormat } from './message-format.js';
+import { checkRange, MessageQuery, parseAnchor } from './message-query.js';
+import { accessMessage } from './message-access.js';
+import { narrowTerms } from './narrow-terms.js';
+
+/** Wraps the searched words in the text parts of some HTML with Zulip's highlight span. */
+function highlight(html: string, words: readonly string[]): string {
+  if (words.length === 0) return html;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[\\p{L}\\p{N}_]*`, 'giu');
+  return html.split(/(<[^>]*>)/).map((part) => (part.startsWith('<') ? part : part.replace(pattern, '<span class="highlight">$&</span>'))).join('');
+}
+
+/** A range request of GET /messages, as its parameters say it. */
+export interface RangeParams {
+  anchor?: string;
+  use_first_unread_anchor: boolean;
+  num_before: number;
+  num_after: number;
+  include_anchor: boolean;
+  narrow: unknown;
+}
+
+/** The messages of a narrow around an anchor, with Zulip's found_* answers. */
+export async function fetchRange(services: Services, viewer: UserRecord, p: RangeParams, format: MessageFormat) {
+  const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
+  checkRange(p.num_before, p.num_after, p.include_anchor);
+  const terms = narrowTerms(services, viewer, p.narrow);
+  const query = new MessageQuery(services, viewer, terms);
+  const result = await query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
+  const searchTerms = terms.filter((t) => t.kind === 'search' && !t.negated) as { query: string }[];
+  const words = searchTerms.length ? parseSearch(searchTerms.map((t) => t.query).join(' ')).words : [];
+  return {
+    messages: result.messages.map(({ record, flags }) => {
+      const message = formatMessage(services, record, viewer.id, flags, format);
+      if (searchTerms.length) {
+        message.match_content = highlight(record.renderedContent, words);
+        message.match_subject = highlight(escapeText(String(message.subject)), words);
+      }
+      return message;
+    }),
+    found_anchor: result.foundAnchor,
+    found_oldest: result.foundOldest,
+    found_newest: result.foundNewest,
+    history_limited: false,
+    anchor: result.anchor,
+  };
+}
+
+/** The messages with these ids that the viewer may read, in id order. */
+export function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat) {
+  const messages: Record<string, unknown>[] = [];
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const record = services.messages.get(id);
+    const flags = record ? accessMessage(services, viewer, record) : undefined;
+    if (record && flags !== undefined) messages.push(formatMessage(services, record, viewer.id, flags, format));
+  }
+  return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
+}
