@@ -30,7 +30,7 @@ import { emojiDataFile } from './queries/emoji-data.js';
 import { filesInUse } from './queries/stored-files.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
-import { SCHEMAS } from './schemas/registry.js';
+import { SCHEMAS } from '../schemas/registry.js';
 import { writeBackup } from './store/backup.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';

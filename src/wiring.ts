@@ -1,10 +1,8 @@
 /**
  * Builds the services of one organization from an open database: actors restored, the
  * subscription index derived, the message store and the Markdown renderer bound to the
- * organization's names. Used by the server and the admin CLI.
+ * organization's names (queries/markdown-context.ts). Used by the server and the admin CLI.
  */
-import { canAccessContent, type ChannelRecord } from './domain/channel-record.js';
-import type { UserRecord } from './domain/users.js';
 import type { Logger } from 'pino';
 import { ActorRegistry } from './actors/registry.js';
 import { ActorSnapshots } from './store/actor-snapshots.js';
@@ -16,7 +14,7 @@ import { savedSnippetsKind } from './actors/saved-snippets.js';
 import { pushDevicesKind } from './actors/push-devices.js';
 import { reconcileGroupStates, userGroupKind } from './actors/user-group.js';
 import type { Config } from './config.js';
-import { renderMarkdown, type MarkdownContext } from './domain/markdown/index.js';
+import { markdownRenderer } from './queries/markdown-context.js';
 import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
@@ -44,7 +42,6 @@ import { TemporaryAccess } from './store/temporary-access.js';
 import { join } from 'node:path';
 import { RealmEmojiBook } from './store/realm-emoji.js';
 import { SearchIndex, searchIndexDir } from './store/search-index.js';
-import { emojiUrl } from './domain/realm-emoji.js';
 import { NotificationOutbox } from './store/notification-outbox.js';
 
 export interface ServiceParts {
@@ -54,45 +51,6 @@ export interface ServiceParts {
   counters: Counters;
   org: Organization;
   clock: Clock;
-}
-
-/**
- * Names the renderer can resolve: active users, active groups, channels. `readable` narrows the
- * channels to those the message's author may read, when there is an author.
- */
-export function markdownContext(org: Organization, readable: (channel: ChannelRecord) => boolean = () => true): MarkdownContext {
-  const byName = new Map<string, { id: number; fullName: string }[]>();
-  let builtAt = -1;
-  const usersByName = (name: string) => {
-    // Rebuilt only when users changed since the last message.
-    if (builtAt !== org.users.version) {
-      byName.clear();
-      for (const user of org.users.all()) {
-        if (!user.isActive) continue;
-        const key = user.fullName.toLowerCase();
-        const list = byName.get(key);
-        if (list) list.push({ id: user.id, fullName: user.fullName });
-        else byName.set(key, [{ id: user.id, fullName: user.fullName }]);
-      }
-      builtAt = org.users.version;
-    }
-    return byName.get(name.toLowerCase()) ?? [];
-  };
-  return {
-    userByName: usersByName,
-    userById: (id) => {
-      const user = org.users.get(id);
-      return user?.isActive ? { id: user.id, fullName: user.fullName } : undefined;
-    },
-    groupByName: (name) => {
-      const group = org.groups.byGroupName(name);
-      return group && !group.deactivated && !group.isSystemGroup ? { id: group.id, name: group.name } : undefined;
-    },
-    channelByName: (name) => {
-      const channel = org.channels.byName(name);
-      return channel && readable(channel) ? { id: channel.id, name: channel.name } : undefined;
-    },
-  };
 }
 
 export async function buildServices(parts: ServiceParts): Promise<Services> {
@@ -112,8 +70,6 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   reconcileGroupStates(actors, org.groups, (groupId) => logger.warn({ groupId }, 'user group record disagreed with its actor; the actor wins'));
   const subscriptions = new SubscriptionBook(actors, () => parts.counters.upcomingServerId('message'));
   subscriptions.rebuildIndex();
-  // The author of the message being rendered; rendering is synchronous, so one slot serves.
-  let author: UserRecord | undefined;
   const messages = new MessageStore(db, org.id);
   const readMarks = new ReadMarks(db, org.id);
   await readMarks.load();
@@ -128,14 +84,6 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   await realmEmoji.load();
   const notifications = new NotificationOutbox(db, parts.counters, org.id);
   await notifications.load();
-  const context: MarkdownContext = {
-    ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
-    uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
-    realmEmoji: (name) => {
-      const emoji = realmEmoji.activeByName(name);
-      return emoji && { id: String(emoji.id), name: emoji.name, url: emojiUrl(org.id, emoji.fileName) };
-    },
-  };
   const clock = parts.clock;
   const eventLog = new EventLog(db, org.id);
   const queues = new EventQueues(eventLog, parts.counters, {
@@ -178,14 +126,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     search: SearchIndex.open(searchIndexDir(parts.config.dataDir), db, messages, org.id, (error) => logger.error({ err: error }, 'search index failed')),
     notifications,
     startedAt: Math.floor(clock.now() / 1000),
-    render: (content, by) => {
-      author = by;
-      try {
-        return renderMarkdown(content, context);
-      } finally {
-        author = undefined;
-      }
-    },
+    render: markdownRenderer(org, subscriptions, attachments, realmEmoji),
     write: (change) => runWrite(commit, change),
     commit,
   };

@@ -2,15 +2,15 @@
  * Event queues on behalf of a user: registering one (the queue first, then the initial state,
  * so that events committed meanwhile reach it), polling it, and deleting it.
  */
-import { badRequest } from '../domain/errors.js';
 import { isGuest } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { QueueCapabilities } from '../events/event-queue.js';
-import { checkEventNarrow } from '../events/queue-filter.js';
+import { checkEventNarrow } from '../domain/narrow-predicate.js';
 import type { Deferred, HandlerResult } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { initialState } from '../queries/register-state.js';
+import { mayWatchAllPublicChannels, refusalError } from '../domain/permissions.js';
 
 export interface RegisterRequest {
   narrow: unknown;
@@ -42,7 +42,8 @@ function capabilities(raw: Record<string, unknown>): QueueCapabilities {
 /** `POST /register`: a new queue and the state the client asked for. */
 export async function registerQueue(services: Services, user: UserRecord, request: RegisterRequest): Promise<Record<string, unknown>> {
   const narrow = checkEventNarrow(request.narrow);
-  if (request.allPublicStreams && isGuest(user.role)) throw badRequest('User not authorized for this query');
+  const refusal = request.allPublicStreams ? mayWatchAllPublicChannels(user) : null;
+  if (refusal) throw refusalError(refusal);
   const eventTypes = request.eventTypes;
   const fetchTypes = request.fetchEventTypes ?? eventTypes;
   const caps = capabilities(request.clientCapabilities);

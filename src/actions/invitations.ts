@@ -23,8 +23,8 @@ import {
   type InvitationRecord,
   type InviteeError,
 } from '../domain/invitations.js';
-import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
-import { isAdmin, isGuest, type Role } from '../domain/roles.js';
+import { inRealmGroupSetting, mayActAsMember, maySubscribeOthers, refusalError } from '../domain/permissions.js';
+import { isAdmin, type Role } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import { unixSeconds, type Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
@@ -100,7 +100,8 @@ function groupsForInvite(services: Services, actor: UserRecord, groupIds: readon
 
 /** Guests never invite (Zulip's require_member_or_admin); others need the organization's group setting. */
 function checkMayInvite(services: Services, actor: UserRecord, setting: 'can_invite_users_group' | 'create_multiuse_invite_group'): void {
-  if (isGuest(actor.role)) throw badRequest('Not allowed for guest users');
+  const refusal = mayActAsMember(actor);
+  if (refusal) throw refusalError(refusal);
   if (!inRealmGroupSetting(actor, services.org.realm, setting, services.org.groups)) throw badRequest('Insufficient permission');
 }
 
@@ -252,7 +253,8 @@ export async function createInviteLink(services: Services, actor: UserRecord, re
 
 /** Zulip's access_invite_by_id / access_multiuse_invite_by_id. */
 function invitationToManage(services: Services, actor: UserRecord, kind: InvitationKind, id: number): InvitationRecord {
-  if (isGuest(actor.role)) throw badRequest('Not allowed for guest users');
+  const guest = mayActAsMember(actor);
+  if (guest) throw refusalError(guest);
   const record = services.invitations.get(kind, id);
   // A used or revoked email invitation is gone, as Zulip deletes it.
   if (!record || (kind === 'email' && record.status !== 'active')) throw badRequest('No such invitation');

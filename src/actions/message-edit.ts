@@ -7,6 +7,7 @@ import { Flag, MENTION_BITS, type EditRecord, type MessageRecord } from '../doma
 import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
+import type { RenderedMessage } from '../domain/markdown/index.js';
 import { channelSlug, encodeHashComponent } from '../domain/channels.js';
 import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
@@ -27,8 +28,62 @@ async function messagesToMove(services: Services, record: MessageRecord, mode: P
   return found.map((message) => (message.id === record.id ? record : message));
 }
 
+/** What an edit decided before writing: the plan's changes and what a move reads of the store beforehand. */
+interface Edit {
+  services: Services;
+  user: UserRecord;
+  request: EditRequest;
+  messageId: number;
+  /** The edited message's channel before the edit (channel messages). */
+  channel: ChannelRecord | undefined;
+  content: string | undefined;
+  newTopic: string | undefined;
+  newChannel: ChannelRecord | undefined;
+  resolution: string | undefined;
+  moving: boolean;
+  /** The messages the edit changes: the edited one, and those a move takes along. */
+  moved: MessageRecord[];
+  /** The newest message left in the old topic after a move (undefined: none left). */
+  remainingNewest: number | undefined;
+  /** The whole topic moved. */
+  movedAll: boolean;
+  /** The target topic already had messages. */
+  targetHadMessages: boolean;
+  /** Users whose topic read marks a move within the channel could change the meaning of (see keepTopicMarkedState). */
+  topicMarked: number[];
+  now: number;
+}
+
+/** What the write changes, as it goes: the edited record as it was, the rendering, the audience and the event's flags. */
+interface EditWrite extends Edit {
+  current: MessageRecord;
+  rendered: RenderedMessage | undefined;
+  targetChannel: ChannelRecord | undefined;
+  targetTopic: string | undefined;
+  audience: Set<number>;
+  /** Flags the event carries for users whose rows this edit writes (reads in this change see the store before it). */
+  eventFlags: Map<number, number>;
+  detachedUploads: Record<string, unknown>[];
+}
+
 export async function editMessage(services: Services, user: UserRecord, messageId: number, request: EditRequest) {
-  const { org, messages } = services;
+  const edit = await prepareEdit(services, user, messageId, request);
+  let detachedUploads: Record<string, unknown>[] = [];
+  // Everything in the change is synchronous: no other request can change these records meanwhile.
+  await services.write((tx) => {
+    const write = startEditWrite(edit);
+    for (const original of edit.moved) rewriteMessage(write, tx, original);
+    if (edit.moving && write.current.type === 'stream') moveBookkeeping(write, tx);
+    emitEditEvents(write, tx);
+    if (edit.moving && write.current.type === 'stream') moveNotices(write, tx);
+    detachedUploads = write.detachedUploads;
+  });
+  return { detached_uploads: detachedUploads };
+}
+
+/** The plan (Zulip's rules, in order) and, for a move, what it reads of the store before the write. */
+async function prepareEdit(services: Services, user: UserRecord, messageId: number, request: EditRequest): Promise<Edit> {
+  const { org } = services;
   const { record } = requireMessage(services, user, messageId);
   const channel = record.type === 'stream' ? org.channels.get(record.channelId!) : undefined;
   const { content, newTopic, newChannel, resolution } = planEdit(request, {
@@ -44,164 +99,192 @@ export async function editMessage(services: Services, user: UserRecord, messageI
       return { channel: target, subscribed: subscribed(user.id), ownerSubscribed: subscribed(user.botOwnerId) };
     },
   });
-
   const moving = newTopic !== undefined || newChannel !== undefined;
   const moved = moving ? await messagesToMove(services, record, request.propagateMode) : [record];
   const movedIds = new Set(moved.map((m) => m.id));
-  const remainingNewest = moving && record.type === 'stream' ? await newestInTopic(services, record.channelId!, record.topic!, movedIds) : undefined;
+  const inChannel = moving && record.type === 'stream';
+  const remainingNewest = inChannel ? await newestInTopic(services, record.channelId!, record.topic!, movedIds) : undefined;
   // What the notices say depends on whether the whole topic moved, and whether it joined messages already there.
-  const movedAll = request.propagateMode === 'change_all' || remainingNewest === undefined;
-  const targetHadMessages = moving && record.type === 'stream'
-    ? (await newestInTopic(services, (newChannel ?? channel)!.id, newTopic ?? record.topic!, movedIds)) !== undefined
-    : false;
-  // Users whose topic read marks a move within the channel could change the meaning of (see keepTopicMarkedState).
-  const topicMarked = moving && record.type === 'stream' && newChannel === undefined && newTopic !== undefined
+  const targetHadMessages = inChannel ? (await newestInTopic(services, (newChannel ?? channel)!.id, newTopic ?? record.topic!, movedIds)) !== undefined : false;
+  const topicMarked = inChannel && newChannel === undefined && newTopic !== undefined
     ? [...new Set([
       ...(await services.readMarks.topicMarkUsers(record.channelId!, topicKey(record.topic!))),
       ...(await services.readMarks.topicMarkUsers(record.channelId!, topicKey(newTopic))),
     ])]
     : [];
-  // Everything below is synchronous: no other request can change these records meanwhile.
-  const current = services.messages.get(record.id)!;
-  const now = unixSeconds(services.clock);
-  let detachedUploads: Record<string, unknown>[] = [];
-  await services.write((tx) => {
-    const rendered = content !== undefined ? services.render(content, user) : undefined;
-    // Only groups the edit newly mentions need the editor's permission, as in Zulip.
-    if (rendered) {
-      const before = new Set([...current.renderedContent.matchAll(/class="user-group-mention" data-user-group-id="(\d+)"/g)].map((m) => Number(m[1])));
-      checkGroupMentions(services, user, [...rendered.mentionedGroupIds].filter((id) => !before.has(id)));
-    }
-    const oldChannelId = current.channelId;
-    const oldTopic = current.topic;
-    const targetChannel = newChannel ?? channel;
-    const targetTopic = newTopic ?? oldTopic;
-    const audience = new Set(messageAudience(services, current));
-    // Flags the event carries for users whose rows this edit writes (reads in this change see the store before it).
-    const eventFlags = new Map<number, number>();
+  return {
+    services, user, request, messageId: record.id, channel, content, newTopic, newChannel, resolution, moving, moved, remainingNewest,
+    movedAll: request.propagateMode === 'change_all' || remainingNewest === undefined,
+    targetHadMessages, topicMarked, now: unixSeconds(services.clock),
+  };
+}
 
-    for (const original of moved) {
-      const message = original.id === current.id ? current : (messages.get(original.id) ?? original);
-      const entry: EditRecord = { userId: user.id, timestamp: now };
-      let updated: MessageRecord = message;
-      // First, so that a content edit's rows below (written over these) keep what it needs.
-      if (moving && message.type === 'stream' && !newChannel) keepTopicMarkedState(services, tx, message, targetTopic!, topicMarked);
-      if (message.id === current.id && content !== undefined && rendered) {
-        entry.prevContent = message.content;
-        entry.prevRenderedContent = message.renderedContent;
-        updated = { ...updated, content, renderedContent: rendered.html };
-        updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), services.attention.alertWords().alerted(content), new Set(topicMarked), user.id);
-        detachedUploads = relinkUploads(services, tx, message.id, user, rendered.html);
-      }
-      if (moving && message.type === 'stream') {
-        if (newTopic !== undefined) {
-          entry.prevTopic = message.topic;
-          entry.topic = newTopic;
-        }
-        if (newChannel) {
-          entry.prevStream = message.channelId;
-          entry.stream = newChannel.id;
-        }
-        messages.unindex(message, topicKey(message.topic!), tx);
-        if (newChannel) {
-          // Reception in the old channel no longer says who has it: every holder gets a row.
-          const explicit = makeExplicit(services, tx, updated);
-          updated = explicit.record;
-          if (updated.id === current.id) for (const [userId, flags] of explicit.flags) eventFlags.set(userId, flags);
-          // Subscribers of the new channel get the message, already read.
-          const userIds = new Set(updated.userIds);
-          for (const userId of services.subscriptions.subscribersOf(newChannel.id)) {
-            if (userIds.has(userId)) continue;
-            userIds.add(userId);
-            messages.setFlags(userId, message.id, undefined, Flag.read, tx);
-            if (updated.id === current.id) eventFlags.set(userId, Flag.read);
-          }
-          updated = { ...updated, userIds: [...userIds] };
-        }
-        updated = { ...updated, topic: targetTopic, channelId: targetChannel!.id, recipientId: targetChannel!.recipientId };
-        messages.index(updated, topicKey(targetTopic!), tx);
-      }
-      updated = { ...updated, editHistory: [entry, ...message.editHistory] };
-      messages.save(updated, tx);
-    }
+/** The edited message as it is now, its new rendering (only groups the edit newly mentions need the editor's permission, as in Zulip). */
+function startEditWrite(edit: Edit): EditWrite {
+  const { services, user, content } = edit;
+  const current = services.messages.get(edit.messageId)!;
+  const rendered = content !== undefined ? services.render(content, user) : undefined;
+  if (rendered) {
+    const before = new Set([...current.renderedContent.matchAll(/class="user-group-mention" data-user-group-id="(\d+)"/g)].map((m) => Number(m[1])));
+    checkGroupMentions(services, user, [...rendered.mentionedGroupIds].filter((id) => !before.has(id)));
+  }
+  return {
+    ...edit,
+    current,
+    rendered,
+    targetChannel: edit.newChannel ?? edit.channel,
+    targetTopic: edit.newTopic ?? current.topic,
+    audience: new Set(messageAudience(services, current)),
+    eventFlags: new Map(),
+    detachedUploads: [],
+  };
+}
 
-    if (moving && current.type === 'stream') {
-      moveTopicBookkeeping(services, tx, oldChannelId!, oldTopic!, targetChannel!.id, targetTopic!, moved.map((m) => m.id), remainingNewest);
-      if (newChannel) {
-        for (const id of services.subscriptions.subscribersOf(newChannel.id)) audience.add(id);
-        if (newChannel.firstMessageId === null || newChannel.firstMessageId > current.id) org.channels.save({ ...newChannel, firstMessageId: Math.min(...moved.map((m) => m.id)) }, tx);
-      }
+/** One message of the edit: new content, topic or channel, and its edit history entry. */
+function rewriteMessage(write: EditWrite, tx: Transaction, original: MessageRecord): void {
+  const { services, user, current, content, rendered, moving, newTopic, newChannel } = write;
+  const { messages, org } = services;
+  const message = original.id === current.id ? current : (messages.get(original.id) ?? original);
+  const entry: EditRecord = { userId: user.id, timestamp: write.now };
+  let updated: MessageRecord = message;
+  // First, so that a content edit's rows below (written over these) keep what it needs.
+  if (moving && message.type === 'stream' && !newChannel) keepTopicMarkedState(services, tx, message, write.targetTopic!, write.topicMarked);
+  if (message.id === current.id && content !== undefined && rendered) {
+    entry.prevContent = message.content;
+    entry.prevRenderedContent = message.renderedContent;
+    updated = { ...updated, content, renderedContent: rendered.html };
+    updated = rementioned(services, tx, updated, mentionsOf(rendered, org.groups), services.attention.alertWords().alerted(content), new Set(write.topicMarked), user.id);
+    write.detachedUploads = relinkUploads(services, tx, message.id, user, rendered.html);
+  }
+  if (moving && message.type === 'stream') {
+    if (newTopic !== undefined) {
+      entry.prevTopic = message.topic;
+      entry.topic = newTopic;
     }
+    if (newChannel) {
+      entry.prevStream = message.channelId;
+      entry.stream = newChannel.id;
+    }
+    messages.unindex(message, topicKey(message.topic!), tx);
+    if (newChannel) updated = enterChannel(write, tx, updated, newChannel);
+    updated = { ...updated, topic: write.targetTopic, channelId: write.targetChannel!.id, recipientId: write.targetChannel!.recipientId };
+    messages.index(updated, topicKey(write.targetTopic!), tx);
+  }
+  messages.save({ ...updated, editHistory: [entry, ...message.editHistory] }, tx);
+}
 
-    const event: Record<string, unknown> = {
-      type: 'update_message',
-      user_id: user.id,
-      edit_timestamp: now,
-      message_id: current.id,
-      message_ids: moved.map((m) => m.id).sort((a, b) => a - b),
-      rendering_only: false,
-    };
-    if (current.type === 'stream') {
-      event.stream_name = channel?.name;
-      event.stream_id = oldChannelId;
-    }
-    if (content !== undefined && rendered) {
-      Object.assign(event, {
-        orig_content: current.content,
-        orig_rendered_content: current.renderedContent,
-        content,
-        rendered_content: rendered.html,
-        is_me_message: content.startsWith('/me '),
-      });
-    }
-    if (moving) {
-      event.propagate_mode = request.propagateMode;
-      event.orig_subject = oldTopic;
-      if (newChannel) event.new_stream_id = newChannel.id;
-      if (newTopic !== undefined) {
-        event.subject = newTopic;
-        event.topic_links = [];
-      }
-    }
-    // As Zulip: whoever cannot read the new channel loses the messages, and is told only that
-    // they were deleted, never where they went.
-    const losing = newChannel ? [...audience].filter((userId) => !mayStillRead(services, userId, newChannel)) : [];
-    for (const userId of losing) audience.delete(userId);
-    const flags = new Map<number, number>();
-    const edited = messages.get(current.id) ?? current;
-    for (const userId of audience) flags.set(userId, eventFlags.get(userId) ?? messageFlags(services, userId, edited) ?? Flag.read);
-    tx.emit(event, [...audience], { flags });
-    if (losing.length > 0) {
-      const ids = moved.map((m) => m.id).sort((a, b) => a - b);
-      tx.emit({ type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: oldChannelId, topic: oldTopic }, losing);
-    }
+/** A message moving to another channel: every holder gets a row, and the new channel's subscribers get it, already read. */
+function enterChannel(write: EditWrite, tx: Transaction, record: MessageRecord, newChannel: ChannelRecord): MessageRecord {
+  const { services, current, eventFlags } = write;
+  // Reception in the old channel no longer says who has it: every holder gets a row.
+  const explicit = makeExplicit(services, tx, record);
+  const updated = explicit.record;
+  if (updated.id === current.id) for (const [userId, flags] of explicit.flags) eventFlags.set(userId, flags);
+  const userIds = new Set(updated.userIds);
+  for (const userId of services.subscriptions.subscribersOf(newChannel.id)) {
+    if (userIds.has(userId)) continue;
+    userIds.add(userId);
+    services.messages.setFlags(userId, record.id, undefined, Flag.read, tx);
+    if (updated.id === current.id) eventFlags.set(userId, Flag.read);
+  }
+  return { ...updated, userIds: [...userIds] };
+}
 
-    if (moving && current.type === 'stream') {
-      const where = { channel: targetChannel!, topic: targetTopic! };
-      // Notices are read for the person who caused them, as Zulip marks them.
-      if (resolution && !newChannel) {
-        notify(services, tx, where, `${silentMention(user)} has marked this topic as ${resolution}.`, user);
-      } else {
-        const from = topicLink(org.channels.get(oldChannelId!)!, oldTopic!);
-        const to = topicLink(targetChannel!, targetTopic!);
-        const count = moved.length;
-        if (request.notifyNewThread) {
-          const link = messageUrl(org.url, targetChannel!, targetTopic!, current.id);
-          const text = movedAll && !targetHadMessages
-            ? `This topic was moved here from ${from} by ${silentMention(user)}.`
-            : count === 1 ? `[A message](${link}) was moved here from ${from} by ${silentMention(user)}.` : `${count} messages were moved here from ${from} by ${silentMention(user)}.`;
-          notify(services, tx, where, text, user);
-        }
-        if (request.notifyOldThread) {
-          const text = movedAll
-            ? `This topic was moved to ${to} by ${silentMention(user)}.`
-            : count === 1 ? `A message was moved from this topic to ${to} by ${silentMention(user)}.` : `${count} messages were moved from this topic to ${to} by ${silentMention(user)}.`;
-          notify(services, tx, { channel: org.channels.get(oldChannelId!)!, topic: oldTopic! }, text, user);
-        }
-      }
+/** The topics' bookkeeping after a move, the new channel's audience and first message. */
+function moveBookkeeping(write: EditWrite, tx: Transaction): void {
+  const { services, current, newChannel, moved } = write;
+  moveTopicBookkeeping(services, tx, current.channelId!, current.topic!, write.targetChannel!.id, write.targetTopic!, moved.map((m) => m.id), write.remainingNewest);
+  if (!newChannel) return;
+  for (const id of services.subscriptions.subscribersOf(newChannel.id)) write.audience.add(id);
+  if (newChannel.firstMessageId === null || newChannel.firstMessageId > current.id) {
+    services.org.channels.save({ ...newChannel, firstMessageId: Math.min(...moved.map((m) => m.id)) }, tx);
+  }
+}
+
+/** Zulip's `update_message` event for what changed. */
+function updateMessageEvent(write: EditWrite): Record<string, unknown> {
+  const { current, content, rendered, newChannel, newTopic } = write;
+  const event: Record<string, unknown> = {
+    type: 'update_message',
+    user_id: write.user.id,
+    edit_timestamp: write.now,
+    message_id: current.id,
+    message_ids: write.moved.map((m) => m.id).sort((a, b) => a - b),
+    rendering_only: false,
+  };
+  if (current.type === 'stream') {
+    event.stream_name = write.channel?.name;
+    event.stream_id = current.channelId;
+  }
+  if (content !== undefined && rendered) {
+    Object.assign(event, {
+      orig_content: current.content,
+      orig_rendered_content: current.renderedContent,
+      content,
+      rendered_content: rendered.html,
+      is_me_message: content.startsWith('/me '),
+    });
+  }
+  if (write.moving) {
+    event.propagate_mode = write.request.propagateMode;
+    event.orig_subject = current.topic;
+    if (newChannel) event.new_stream_id = newChannel.id;
+    if (newTopic !== undefined) {
+      event.subject = newTopic;
+      event.topic_links = [];
     }
-  });
-  return { detached_uploads: detachedUploads };
+  }
+  return event;
+}
+
+/**
+ * The event to everyone who has the message, with their flags. As Zulip: whoever cannot read the
+ * new channel loses the messages, and is told only that they were deleted, never where they went.
+ */
+function emitEditEvents(write: EditWrite, tx: Transaction): void {
+  const { services, current, newChannel, audience } = write;
+  const event = updateMessageEvent(write);
+  const losing = newChannel ? [...audience].filter((userId) => !mayStillRead(services, userId, newChannel)) : [];
+  for (const userId of losing) audience.delete(userId);
+  const flags = new Map<number, number>();
+  const edited = services.messages.get(current.id) ?? current;
+  for (const userId of audience) flags.set(userId, write.eventFlags.get(userId) ?? messageFlags(services, userId, edited) ?? Flag.read);
+  tx.emit(event, [...audience], { flags });
+  if (losing.length > 0) {
+    const ids = write.moved.map((m) => m.id).sort((a, b) => a - b);
+    tx.emit({ type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: current.channelId, topic: current.topic }, losing);
+  }
+}
+
+/** The notification bot's notices of a move or a resolution; read for the person who caused them, as Zulip marks them. */
+function moveNotices(write: EditWrite, tx: Transaction): void {
+  const { services, user, current, request } = write;
+  const { org } = services;
+  const targetChannel = write.targetChannel!;
+  const targetTopic = write.targetTopic!;
+  const where = { channel: targetChannel, topic: targetTopic };
+  if (write.resolution && !write.newChannel) {
+    notify(services, tx, where, `${silentMention(user)} has marked this topic as ${write.resolution}.`, user);
+    return;
+  }
+  const oldChannel = org.channels.get(current.channelId!)!;
+  const from = topicLink(oldChannel, current.topic!);
+  const to = topicLink(targetChannel, targetTopic);
+  const count = write.moved.length;
+  const by = silentMention(user);
+  if (request.notifyNewThread) {
+    const link = messageUrl(org.url, targetChannel, targetTopic, current.id);
+    const text = write.movedAll && !write.targetHadMessages
+      ? `This topic was moved here from ${from} by ${by}.`
+      : count === 1 ? `[A message](${link}) was moved here from ${from} by ${by}.` : `${count} messages were moved here from ${from} by ${by}.`;
+    notify(services, tx, where, text, user);
+  }
+  if (request.notifyOldThread) {
+    const text = write.movedAll
+      ? `This topic was moved to ${to} by ${by}.`
+      : count === 1 ? `A message was moved from this topic to ${to} by ${by}.` : `${count} messages were moved from this topic to ${to} by ${by}.`;
+    notify(services, tx, { channel: oldChannel, topic: current.topic! }, text, user);
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 /** A user's message flags: adding and removing one flag on messages or over a narrow, with the `update_message_flags` event (marking everything, a channel or a topic read: mark-read.ts). */
 import { removeReadPushes } from './notification-removal.js';
-import { VisibilityPolicy } from '../domain/topic-visibility.js';
+import { mutedByChannel } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
 import { API_FLAGS, EDITABLE_FLAGS, Flag, HISTORICAL_FLAGS, MENTION_BITS, type FlagName, type MessageRecord } from '../domain/messages.js';
 import { topicKey } from '../domain/topics.js';
@@ -41,7 +41,7 @@ function unreadDetails(services: Services, user: UserRecord, record: MessageReco
     type: 'stream',
     stream_id: record.channelId,
     topic: record.topic,
-    unmuted_stream_msg: !channelMuted || policy === VisibilityPolicy.UNMUTED || policy === VisibilityPolicy.FOLLOWED,
+    unmuted_stream_msg: !mutedByChannel(policy, channelMuted),
   };
   if (flags & MENTION_BITS) details.mentioned = true;
   return details;

@@ -4,10 +4,11 @@
  * Used by POST /messages and by the notification bot (moderation reports).
  */
 import { relinkUploads } from './attachment-links.js';
-import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.js';
+import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
 import { mayMentionGroup } from '../domain/group-permissions.js';
 import { mayUseWildcardMentions, refusalError } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
+import { automaticPolicy, followsWhenMentioned } from '../domain/topic-follow.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { RenderedMessage } from '../domain/markdown/index.js';
 import { conversationKey, Flag, type MessageRecord } from '../domain/messages.js';
@@ -50,124 +51,142 @@ export interface OutgoingMessage {
 /** The format message events are stored in; queues derive their own variant from it. */
 export const EVENT_MESSAGE_FORMAT: MessageFormat = { applyMarkdown: true, clientGravatar: false, allowEmptyTopicName: true };
 
-/** Zulip's automatic visibility settings (ON_INITIATION to follow, ON_SEND to unmute). */
-const FOLLOW_ON_PARTICIPATION = 1;
-const FOLLOW_ON_SEND = 2;
-const FOLLOW_ON_INITIATION = 3;
-
-function userSetting(user: UserRecord, key: string, fallback: number | boolean): number | boolean {
-  return (user.settings[key] as number | boolean | undefined) ?? fallback;
-}
-
-/** The policy sending gives the sender's topic, per the user's settings, or undefined for no change. */
-function automaticPolicy(services: Services, sender: UserRecord, channelId: number, key: string, initiated: boolean): number | undefined {
-  if (sender.isBot) return undefined;
-  const follow = userSetting(sender, 'automatically_follow_topics_policy', FOLLOW_ON_INITIATION) as number;
-  const unmute = userSetting(sender, 'automatically_unmute_topics_in_muted_streams_policy', FOLLOW_ON_SEND) as number;
-  const current = services.subscriptions.topicPolicy(sender.id, channelId, key);
-  if (current === VisibilityPolicy.FOLLOWED) return undefined;
-  const channelMuted = services.subscriptions.subscription(sender.id, channelId)?.isMuted ?? false;
-  let candidate: number | undefined;
-  if (follow === FOLLOW_ON_PARTICIPATION || follow === FOLLOW_ON_SEND) candidate = VisibilityPolicy.FOLLOWED;
-  else if (channelMuted && (unmute === FOLLOW_ON_PARTICIPATION || unmute === FOLLOW_ON_SEND)) candidate = VisibilityPolicy.UNMUTED;
-  if (current !== VisibilityPolicy.INHERIT) return candidate === current ? undefined : candidate;
-  if (candidate === undefined && initiated) {
-    if (follow === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.FOLLOWED;
-    else if (channelMuted && unmute === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.UNMUTED;
-  }
-  return candidate;
-}
-
 export interface WrittenMessage {
   record: MessageRecord;
   /** Set when sending followed or unmuted the topic for the sender. */
   automaticNewVisibilityPolicy?: number;
 }
 
+/** Who a new message reaches and how, before it is written. */
+interface Arrival {
+  id: number;
+  now: number;
+  mentions: Mentions;
+  /** Those who have it read on arrival. */
+  readers: Set<number>;
+  /** Recipients whose alert words it contains. */
+  alerted: ReadonlySet<number>;
+}
+
+/** The message written: its record, its topic's key, its audience and each row's flags. */
+interface Placed {
+  record: MessageRecord;
+  key: string | undefined;
+  /** The message starts its topic. */
+  initiated: boolean;
+  audience: Audience;
+  /** Each row written: the user's flags. */
+  rows: Map<number, number>;
+}
+
 export function writeMessage(services: Services, tx: Transaction, out: OutgoingMessage): WrittenMessage {
-  const { org, messages } = services;
-  const id = services.counters.nextServerId('message', tx);
-  const now = unixSeconds(services.clock);
-  const { sender, destination, rendered } = out;
-  const mentions = mentionsOf(rendered, org.groups);
-  const mentioned = mentions.users;
+  const arrival = arrivalOf(services, tx, out);
+  const { destination } = out;
+  const placed = destination.type === 'stream' ? placeInChannel(services, tx, out, destination, arrival) : placeInConversation(services, tx, out, destination, arrival);
+  const { record } = placed;
+  services.messages.save(record, tx);
+  services.messages.index(record, placed.key, tx);
+  relinkUploads(services, tx, record.id, out.sender, record.renderedContent);
+  emitMessage(services, tx, out, placed, arrival.readers);
+  // Who is notified is decided once the message is durable, outside the send's cost.
+  notifyAfterCommit(services, tx.afterCommit, { record, flags: placed.rows, mentionedUserIds: new Set(out.rendered.mentionedUserIds), mentionedGroupIds: new Set(out.rendered.mentionedGroupIds), topicKey: placed.key });
+  const written: WrittenMessage = { record };
+  if (destination.type === 'stream') {
+    const policy = automaticVisibility(services, tx, out.sender, destination, placed, arrival.mentions.users);
+    if (policy !== undefined) written.automaticNewVisibilityPolicy = policy;
+  }
+  return written;
+}
+
+function arrivalOf(services: Services, tx: Transaction, out: OutgoingMessage): Arrival {
+  const { sender } = out;
   const readers = new Set<number>();
   if (out.readBySender) readers.add(sender.id);
   if (out.readBy !== undefined) readers.add(out.readBy);
   // Those who muted the sender have it read on arrival (Zulip's muted users).
   for (const userId of services.attention.mutersOf(sender.id)) readers.add(userId);
-  // One pass over the content for every user's alert words; recipients among them get the flag.
-  const alerted = services.attention.alertWords().alerted(out.content);
+  return {
+    id: services.counters.nextServerId('message', tx),
+    now: unixSeconds(services.clock),
+    mentions: mentionsOf(out.rendered, services.org.groups),
+    readers,
+    // One pass over the content for every user's alert words; recipients among them get the flag.
+    alerted: services.attention.alertWords().alerted(out.content),
+  };
+}
 
-  let record: MessageRecord;
-  let key: string | undefined;
-  let initiated = false;
-  let audience: Audience;
-  /** Each row written: the user's flags. */
+/**
+ * A channel message: subscribers receive it through their reception intervals and read it by
+ * their read marks, so rows only for those it mentions or alerts, and readers whose mark cannot move.
+ */
+function placeInChannel(services: Services, tx: Transaction, out: OutgoingMessage, { channel, topic }: { channel: ChannelRecord; topic: string }, arrival: Arrival): Placed {
+  const { org, messages } = services;
+  const { id, mentions, readers } = arrival;
+  const key = topicKey(topic);
+  const existing = messages.topic(channel.id, key);
+  const topicParticipants = new Set(existing?.participants ?? []);
+  topicParticipants.add(out.sender.id);
+  messages.saveTopic(channel.id, key, { name: topic, maxId: id, participants: [...topicParticipants] }, tx);
+  const subscribers = services.subscriptions.subscribersOf(channel.id);
+  const previousNewest = messages.newestInChannel(channel.id);
   const rows = new Map<number, number>();
-  if (destination.type === 'stream') {
-    const { channel, topic } = destination;
-    key = topicKey(topic);
-    const existing = messages.topic(channel.id, key);
-    initiated = existing === undefined;
-    const topicParticipants = new Set(existing?.participants ?? []);
-    topicParticipants.add(sender.id);
-    messages.saveTopic(channel.id, key, { name: topic, maxId: id, participants: [...topicParticipants] }, tx);
-    const subscribers = services.subscriptions.subscribersOf(channel.id);
-    const previousNewest = messages.newestInChannel(channel.id);
-    // Subscribers receive it through their reception intervals and read it by their read marks:
-    // rows only for those it mentions, nothing per subscriber.
-    for (const userId of mentionCandidates(mentions, topicParticipants, subscribers)) {
-      if (!subscribers.has(userId)) continue;
-      const flags = mentionFlags(userId, mentions, topicParticipants.has(userId));
-      if (flags !== 0) rows.set(userId, flags);
-    }
-    for (const userId of alerted) if (subscribers.has(userId)) rows.set(userId, (rows.get(userId) ?? 0) | Flag.has_alert_word);
-    const listed = [...rows.keys()];
-    // Whoever reads it on arrival: their read mark moves onto it when nothing lies between, else a row says read.
-    for (const userId of readers) {
-      if (!subscribers.has(userId)) continue;
-      if (readByMoving(services, userId, channel.id, previousNewest)) services.readMarks.setMark(userId, channel.id, id, tx);
-      else if (!rows.has(userId)) rows.set(userId, Flag.read);
-      if (rows.has(userId)) rows.set(userId, rows.get(userId)! | Flag.read);
-    }
-    record = {
-      id, senderId: sender.id, type: 'stream', channelId: channel.id, topic, recipientId: channel.recipientId,
-      content: out.content, renderedContent: rendered.html, timestamp: now, client: out.client,
-      userIds: listed, reactions: [], editHistory: [],
-    };
-    for (const [userId, flags] of rows) messages.setFlags(userId, id, undefined, flags, tx);
-    if (channel.firstMessageId === null) org.channels.save({ ...channel, firstMessageId: id }, tx);
-    audience = { members: subscribers, accepts: (userId) => org.users.get(userId)?.isActive === true };
-  } else {
-    const participants = destination.participants.map((u) => u.id);
-    const conversation = conversationKey(participants);
-    const dmUserIds = conversation.split(',').map(Number);
-    let recipientId: number;
-    if (dmUserIds.length <= 2) {
-      // 1:1 (or self) conversations are addressed to the other person's personal recipient.
-      const other = dmUserIds.find((userId) => userId !== sender.id) ?? sender.id;
-      recipientId = org.users.get(other)!.recipientId;
-    } else {
-      recipientId = org.conversations.recipientFor(conversation, services.counters, tx);
-    }
-    record = {
-      id, senderId: sender.id, type: 'private', recipientId, dmUserIds,
-      content: out.content, renderedContent: rendered.html, timestamp: now, client: out.client,
-      userIds: dmUserIds, reactions: [], editHistory: [],
-    };
-    // Direct messages keep a row per participant: audiences are small.
-    for (const userId of dmUserIds) {
-      const flags = Flag.is_private | mentionFlags(userId, mentions, true) | (readers.has(userId) ? Flag.read : 0) | (alerted.has(userId) ? Flag.has_alert_word : 0);
-      messages.setFlags(userId, id, undefined, flags, tx);
-      rows.set(userId, flags);
-    }
-    audience = dmUserIds;
+  for (const userId of mentionCandidates(mentions, topicParticipants, subscribers)) {
+    if (!subscribers.has(userId)) continue;
+    const flags = mentionFlags(userId, mentions, topicParticipants.has(userId));
+    if (flags !== 0) rows.set(userId, flags);
   }
-  messages.save(record, tx);
-  messages.index(record, key, tx);
-  relinkUploads(services, tx, record.id, sender, record.renderedContent);
+  for (const userId of arrival.alerted) if (subscribers.has(userId)) rows.set(userId, (rows.get(userId) ?? 0) | Flag.has_alert_word);
+  const listed = [...rows.keys()];
+  // Whoever reads it on arrival: their read mark moves onto it when nothing lies between, else a row says read.
+  for (const userId of readers) {
+    if (!subscribers.has(userId)) continue;
+    if (readByMoving(services, userId, channel.id, previousNewest)) services.readMarks.setMark(userId, channel.id, id, tx);
+    else if (!rows.has(userId)) rows.set(userId, Flag.read);
+    if (rows.has(userId)) rows.set(userId, rows.get(userId)! | Flag.read);
+  }
+  const record: MessageRecord = {
+    id, senderId: out.sender.id, type: 'stream', channelId: channel.id, topic, recipientId: channel.recipientId,
+    content: out.content, renderedContent: out.rendered.html, timestamp: arrival.now, client: out.client,
+    userIds: listed, reactions: [], editHistory: [],
+  };
+  for (const [userId, flags] of rows) messages.setFlags(userId, id, undefined, flags, tx);
+  if (channel.firstMessageId === null) org.channels.save({ ...channel, firstMessageId: id }, tx);
+  const audience: Audience = { members: subscribers, accepts: (userId) => org.users.get(userId)?.isActive === true };
+  return { record, key, initiated: existing === undefined, audience, rows };
+}
 
+/** A direct message keeps a row per participant: audiences are small. */
+function placeInConversation(services: Services, tx: Transaction, out: OutgoingMessage, { participants }: { participants: UserRecord[] }, arrival: Arrival): Placed {
+  const { org } = services;
+  const { sender } = out;
+  const conversation = conversationKey(participants.map((u) => u.id));
+  const dmUserIds = conversation.split(',').map(Number);
+  let recipientId: number;
+  if (dmUserIds.length <= 2) {
+    // 1:1 (or self) conversations are addressed to the other person's personal recipient.
+    const other = dmUserIds.find((userId) => userId !== sender.id) ?? sender.id;
+    recipientId = org.users.get(other)!.recipientId;
+  } else {
+    recipientId = org.conversations.recipientFor(conversation, services.counters, tx);
+  }
+  const record: MessageRecord = {
+    id: arrival.id, senderId: sender.id, type: 'private', recipientId, dmUserIds,
+    content: out.content, renderedContent: out.rendered.html, timestamp: arrival.now, client: out.client,
+    userIds: dmUserIds, reactions: [], editHistory: [],
+  };
+  const rows = new Map<number, number>();
+  const { mentions, readers, alerted } = arrival;
+  for (const userId of dmUserIds) {
+    const flags = Flag.is_private | mentionFlags(userId, mentions, true) | (readers.has(userId) ? Flag.read : 0) | (alerted.has(userId) ? Flag.has_alert_word : 0);
+    services.messages.setFlags(userId, record.id, undefined, flags, tx);
+    rows.set(userId, flags);
+  }
+  return { record, key: undefined, initiated: false, audience: dmUserIds, rows };
+}
+
+/** The `message` event to its audience, each with their flags; the sending queue gets its local id back. */
+function emitMessage(services: Services, tx: Transaction, out: OutgoingMessage, { record, audience, rows }: Placed, readers: ReadonlySet<number>): void {
+  const { sender } = out;
   const message = formatMessage(services, record, sender.id, 0, EVENT_MESSAGE_FORMAT);
   delete message.flags;
   const internal: MessageEventInternals = {
@@ -175,33 +194,34 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     gravatar_public: sender.isBot || sender.emailAddressVisibility === EmailVisibility.EVERYONE,
   };
   const event = { type: 'message', message, internal };
-  const channelMessage = destination.type === 'stream';
   tx.emit(event, audience, {
-    flags: channelMessage ? (userId) => rows.get(userId) ?? (readers.has(userId) ? Flag.read : 0) : rows,
+    flags: record.type === 'stream' ? (userId) => rows.get(userId) ?? (readers.has(userId) ? Flag.read : 0) : rows,
     forQueue: out.queueId && out.localId !== undefined ? { queueId: out.queueId, fields: { local_message_id: out.localId } } : undefined,
   });
+}
 
-  // Who is notified is decided once the message is durable, outside the send's cost.
-  notifyAfterCommit(services, tx.afterCommit, { record, flags: rows, mentionedUserIds: new Set(rendered.mentionedUserIds), mentionedGroupIds: new Set(rendered.mentionedGroupIds), topicKey: key });
-  const written: WrittenMessage = { record };
-  if (destination.type === 'stream') {
-    const { channel, topic } = destination;
-    const policy = automaticPolicy(services, sender, channel.id, key!, initiated);
-    if (policy !== undefined) {
-      setTopicPolicy(services, tx, sender.id, channel.id, topic, policy);
-      written.automaticNewVisibilityPolicy = policy;
-    }
-    // Mentioned people follow the topic (Zulip's automatically_follow_topics_where_mentioned).
-    for (const userId of mentioned) {
-      const user = org.users.get(userId);
-      if (!user || user.isBot || userId === sender.id || !services.subscriptions.isSubscribed(userId, channel.id)) continue;
-      if (!userSetting(user, 'automatically_follow_topics_where_mentioned', true)) continue;
-      const current = services.subscriptions.topicPolicy(userId, channel.id, key!);
-      if (current === VisibilityPolicy.MUTED || current === VisibilityPolicy.FOLLOWED) continue;
-      setTopicPolicy(services, tx, userId, channel.id, topic, VisibilityPolicy.FOLLOWED);
-    }
+/** The sender's topic followed or unmuted by their settings, and mentioned subscribers following it; returns the sender's new policy. */
+function automaticVisibility(
+  services: Services,
+  tx: Transaction,
+  sender: UserRecord,
+  { channel, topic }: { channel: ChannelRecord; topic: string },
+  { key, initiated }: Placed,
+  mentioned: Iterable<number>,
+): number | undefined {
+  const { subscriptions, org } = services;
+  const current = subscriptions.topicPolicy(sender.id, channel.id, key!);
+  const channelMuted = subscriptions.subscription(sender.id, channel.id)?.isMuted ?? false;
+  const policy = automaticPolicy(sender, { current, channelMuted, initiated });
+  if (policy !== undefined) setTopicPolicy(services, tx, sender.id, channel.id, topic, policy);
+  // Mentioned people follow the topic (Zulip's automatically_follow_topics_where_mentioned).
+  for (const userId of mentioned) {
+    const user = org.users.get(userId);
+    if (!user || user.isBot || userId === sender.id || !subscriptions.isSubscribed(userId, channel.id)) continue;
+    if (!followsWhenMentioned(user, subscriptions.topicPolicy(userId, channel.id, key!))) continue;
+    setTopicPolicy(services, tx, userId, channel.id, topic, VisibilityPolicy.FOLLOWED);
   }
-  return written;
+  return policy;
 }
 
 

@@ -13,6 +13,7 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { everyone } from '../queries/people.js';
+import { mayChangeProfileField, refusalError } from '../domain/permissions.js';
 
 const ADMIN_REQUIRED = 'Must be an organization administrator';
 
@@ -192,7 +193,8 @@ export function setValuesIn(services: Services, tx: Transaction, actor: UserReco
   const users = (id: number) => services.org.users.get(id);
   const planned = updates.map((update) => {
     const field = findField(services, update.id);
-    if (!isAdmin(actor.role) && !field.editableByUser) throw badRequest('You are not allowed to change this field. Contact an administrator to update it.');
+    const refusal = mayChangeProfileField(actor, field);
+      if (refusal) throw refusalError(refusal);
     const value = isEmptyValue(update.value) ? null : checkFieldValue(field, update.value, (id) => {
       const user = users(id);
       return user && !user.isSystemBot ? user : undefined;
@@ -215,7 +217,8 @@ export async function removeOwnProfileData(services: Services, actor: UserRecord
   await services.write((tx) => {
     const fields = fieldIds.map((id) => findField(services, id));
     for (const field of fields) {
-      if (!isAdmin(actor.role) && !field.editableByUser) throw badRequest('You are not allowed to change this field. Contact an administrator to update it.');
+      const refusal = mayChangeProfileField(actor, field);
+      if (refusal) throw refusalError(refusal);
     }
     for (const field of fields) writeValue(services, tx, actor, field, null);
   });

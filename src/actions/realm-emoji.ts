@@ -6,7 +6,7 @@
 import { fileInUse } from '../queries/stored-files.js';
 import { randomBytes } from 'node:crypto';
 import { ApiError, badRequest } from '../domain/errors.js';
-import { inRealmGroupSetting } from '../domain/permissions.js';
+import { inRealmGroupSetting, mayNameEmoji, refusalError } from '../domain/permissions.js';
 import {
   checkEmojiName, EMOJI_SIZE, isBuiltInEmoji, MAX_EMOJI_FILE_SIZE_MIB, mayDeactivateEmoji, normalizeEmojiName, type RealmEmojiRecord,
 } from '../domain/realm-emoji.js';
@@ -48,7 +48,8 @@ export async function addRealmEmoji(services: Services, user: UserRecord, rawNam
   if (!inRealmGroupSetting(user, org.realm, 'can_add_custom_emoji_group', org.groups)) throw badRequest('Insufficient permission');
   checkNameFree(services, name);
   if (files.length !== 1) throw badRequest('You must upload exactly one file.');
-  if (isBuiltInEmoji(name) && !isAdmin(user.role)) throw badRequest('Only administrators can override built-in emoji.');
+  const refusal = mayNameEmoji(user, isBuiltInEmoji(name));
+  if (refusal) throw refusalError(refusal);
   const file = files[0];
   if (file.data.length > MAX_EMOJI_FILE_SIZE_MIB * 1024 * 1024) throw badRequest(fileTooLargeMessage(MAX_EMOJI_FILE_SIZE_MIB));
   const image = await readEmojiImage(file);

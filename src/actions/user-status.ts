@@ -4,13 +4,13 @@
  * as a `user_status` event, as Zulip does.
  */
 import { badRequest } from '../domain/errors.js';
-import { isAdmin } from '../domain/roles.js';
 import { NO_STATUS, planStatusChange, type StatusRequest } from '../domain/user-status.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { statusTarget } from '../queries/user-status.js';
 import { changeSetting } from './settings.js';
 import { everyone } from './users.js';
+import { mayAdministerUsers, refusalError } from '../domain/permissions.js';
 
 function writeStatus(services: Services, targetId: number, request: StatusRequest): Promise<void> {
   return services.write((tx) => {
@@ -32,7 +32,8 @@ export async function updateOwnStatus(services: Services, user: UserRecord, requ
 /** `POST /users/{user_id}/status`: administrators only (the spec's rule, for their own status too), without `away`. */
 export async function updateStatusOf(services: Services, actor: UserRecord, userId: number, request: Omit<StatusRequest, 'away'>): Promise<void> {
   if (actor.isBot) throw badRequest('This endpoint does not accept bot requests.');
-  if (!isAdmin(actor.role)) throw badRequest('Insufficient permission');
+  const refusal = mayAdministerUsers(actor);
+  if (refusal) throw refusalError(refusal);
   const target = statusTarget(services, userId);
   await writeStatus(services, target.id, request);
 }

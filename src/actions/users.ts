@@ -1,6 +1,6 @@
 /** Administering users: creating one, changing a name, a role, custom profile data or an address, with `realm_user` events. */
 import { badRequest } from '../domain/errors.js';
-import { adminAccessError, isAdmin, isOwner, isRole, Role, roleChangeError } from '../domain/roles.js';
+import { adminAccessError, isRole, Role, roleChangeError } from '../domain/roles.js';
 import { apiEmail, checkFullName, type UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { Services } from '../services.js';
@@ -15,6 +15,7 @@ import { canSeeEmail, formatUser, isValidEmail } from '../domain/users.js';
 import { hashPassword, isLongEnoughPassword, PASSWORD_TOO_WEAK } from '../domain/credentials.js';
 import { createAccount } from './accounts.js';
 import { subscribeUsers } from './subscriptions.js';
+import { mayAdministerUsers, mayChangeOthersEmail, refusalError } from '../domain/permissions.js';
 
 export { everyone };
 
@@ -91,7 +92,8 @@ function roleChangeEvents(services: Services, tx: Transaction, before: UserRecor
 /** `new_email`: an owner holding `can_change_user_emails` sets another address. */
 function changeEmail(services: Services, tx: Transaction, actor: UserRecord, user: UserRecord, newEmail: string): void {
   const { org } = services;
-  if (!isOwner(actor.role)) throw badRequest('Must be an organization owner');
+  const refusal = mayChangeOthersEmail(actor);
+  if (refusal) throw refusalError(refusal);
   if (!actor.canChangeUserEmails) throw badRequest('User not authorized to change user emails');
   const email = newEmail.trim();
   if (email === user.deliveryEmail) return;
@@ -129,7 +131,8 @@ export function checkNewUser(org: Services['org'], request: NewUserRequest): { e
 /** `POST /users`: an administrator creates an account, subscribed to the default channels. */
 export async function createUser(services: Services, actor: UserRecord, request: NewUserRequest): Promise<UserRecord> {
   const { org } = services;
-  if (!isAdmin(actor.role)) throw badRequest('Insufficient permission');
+  const refusal = mayAdministerUsers(actor);
+  if (refusal) throw refusalError(refusal);
   const { email, fullName } = checkNewUser(services.org, request);
   const passwordHash = request.password ? await hashPassword(request.password) : null;
   return services.write((tx) => {

@@ -1,6 +1,6 @@
 /** Alert words: `GET`, `POST` and `DELETE /users/me/alert_words`. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { addAlertWords as add, removeAlertWords as remove } from '../actions/alert-words.js';
 import { me, type Request } from './route.js';
 

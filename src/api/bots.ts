@@ -1,6 +1,6 @@
 /** Bots: `GET`/`POST /bots`, `PATCH`/`DELETE /bots/{bot_id}`, `POST /bots/{bot_id}/api_key/regenerate` (reactivation is `POST /users/{id}/reactivate`). */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/bots.js';
 import { changeBot } from '../actions/bot-changes.js';

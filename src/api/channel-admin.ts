@@ -3,7 +3,7 @@
  * members and email address, one user's subscription status, default channels.
  */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { updateChannel } from '../actions/channel-admin.js';
 import { archiveChannel } from '../actions/channel-archive.js';

@@ -1,6 +1,6 @@
 /** `/channel_folders`: creating, listing, reordering and changing channel folders. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { type Request } from './route.js';
 import { me } from './route.js';
 import * as actions from '../actions/channel-folders.js';

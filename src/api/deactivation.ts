@@ -1,7 +1,7 @@
 /** Deactivating and reactivating accounts: `DELETE /users/{user_id}`, `POST /users/{user_id}/reactivate`, `DELETE /users/me`. */
 import { badRequest } from '../domain/errors.js';
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { target } from './user-admin.js';
 import * as actions from '../actions/deactivation.js';

@@ -1,6 +1,6 @@
 /** `/drafts`: the caller's drafts, synced across their clients. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/drafts.js';
 import { checkDraftsSynchronized } from '../domain/drafts.js';

@@ -1,7 +1,7 @@
 /** `POST /register`, `GET /events` (long-poll) and `DELETE /events`. */
 import type { Services } from '../services.js';
 import * as actions from '../actions/event-queues.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** POST /register */

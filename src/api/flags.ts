@@ -5,7 +5,7 @@
 import type { Services } from '../services.js';
 import * as actions from '../actions/message-flags.js';
 import * as marking from '../actions/mark-read.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** POST /messages/flags */

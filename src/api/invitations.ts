@@ -1,7 +1,7 @@
 /** Invitations: `/invites` (email invitations) and `/invites/multiuse` (reusable links). */
 import * as actions from '../actions/invitations.js';
 import { listInvites } from '../queries/invitations.js';
-import type * as schemas from '../schemas/index.js';
+import type * as schemas from '../../schemas/index.js';
 import type { Services } from '../services.js';
 import { me, type Request } from './route.js';
 

@@ -1,6 +1,6 @@
 /** `DELETE /messages/{message_id}`: who may delete what and when, and the `delete_message` event. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/message-delete.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Services } from '../services.js';
 import { topicParameter } from '../domain/topics.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { editMessage } from '../actions/message-edit.js';
 

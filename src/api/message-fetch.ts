@@ -1,39 +1,18 @@
 /** `GET /messages` (a range of a narrow around an anchor) and `GET /messages/{message_id}`. */
-import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
-import { formatMessage, type MessageFormat } from '../queries/message-format.js';
-import { checkRange, MessageQuery, parseAnchor } from '../queries/message-query.js';
-import { searchHighlights } from '../queries/search-walk.js';
-import { accessMessage, requireMessage } from '../queries/message-access.js';
-import { narrowTerms } from '../queries/narrow-terms.js';
-import * as schemas from '../schemas/index.js';
+import type { MessageFormat } from '../queries/message-format.js';
+import { formatMessage } from '../queries/message-format.js';
+import { requireMessage } from '../queries/message-access.js';
+import { fetchByIds, fetchRange } from '../queries/message-fetch.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
-
 
 /** GET /messages */
 export async function getMessages(services: Services, request: Request<typeof schemas.getMessages>) {
   const viewer = me(request);
   const p = request.params;
   if (p.message_ids !== undefined) return fetchByIds(services, viewer, p.message_ids, formatOf(p));
-  const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
-  checkRange(p.num_before, p.num_after, p.include_anchor);
-  const terms = narrowTerms(services, viewer, p.narrow);
-  const query = new MessageQuery(services, viewer, terms);
-  const result = await query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
-  const format = formatOf(p);
-  const search = query.search;
-  return {
-    messages: result.messages.map(({ record, flags }) => {
-      const message = formatMessage(services, record, viewer.id, flags, format);
-      if (search) Object.assign(message, searchHighlights(services, search, record.renderedContent, String(message.subject)));
-      return message;
-    }),
-    found_anchor: result.foundAnchor,
-    found_oldest: result.foundOldest,
-    found_newest: result.foundNewest,
-    history_limited: false,
-    anchor: result.anchor,
-  };
+  return fetchRange(services, viewer, p, formatOf(p));
 }
 
 /** GET /messages/{message_id:int} */
@@ -50,14 +29,3 @@ export function getMessage(services: Services, request: Request<typeof schemas.g
 function formatOf(params: Params<typeof schemas.getMessage>): MessageFormat {
   return { applyMarkdown: params.apply_markdown, clientGravatar: params.client_gravatar, allowEmptyTopicName: params.allow_empty_topic_name };
 }
-
-function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat) {
-  const messages: Record<string, unknown>[] = [];
-  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
-    const record = services.messages.get(id);
-    const flags = record ? accessMessage(services, viewer, record) : undefined;
-    if (record && flags !== undefined) messages.push(formatMessage(services, record, viewer.id, flags, format));
-  }
-  return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
-}
-

@@ -6,7 +6,7 @@ import { displayTopic } from '../domain/topics.js';
 import type { MessageRecord } from '../domain/messages.js';
 import type { Services } from '../services.js';
 import { requireMessage } from '../queries/message-access.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /**

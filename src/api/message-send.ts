@@ -1,7 +1,7 @@
 /** `POST /messages`: reading the addressing rules of Zulip's send, checking permissions, then writing. */
 import { missingArgument } from '../domain/errors.js';
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { topicParameter } from '../domain/topics.js';
 import { sendAndNotifyServiceBots } from '../actions/outgoing-webhooks.js';

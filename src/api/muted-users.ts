@@ -1,6 +1,6 @@
 /** Muted users: `POST` and `DELETE /users/me/muted_users/{muted_user_id}`. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { muteUser as mute, unmuteUser as unmute } from '../actions/muted-users.js';
 import { me, type Request } from './route.js';
 

@@ -1,6 +1,6 @@
 /** `/navigation_views`: the caller's left-sidebar views. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/navigation-views.js';
 import { navigationViewsOf } from '../queries/navigation-views.js';

@@ -4,7 +4,7 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { presences, userPresence } from '../queries/presence.js';
 import { userByPathEmail } from '../queries/user-lookup.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 function target(services: Services, viewer: UserRecord, idOrEmail: string): UserRecord {

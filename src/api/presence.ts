@@ -3,7 +3,7 @@ import { badRequest } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { reportPresence } from '../actions/presence.js';
 import { presences } from '../queries/presence.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** POST /users/me/presence */

@@ -1,7 +1,7 @@
 /** Custom profile fields: `/realm/profile_fields` (administrators change them) and a user's own values, `/users/me/profile_data`. */
 import type { Services } from '../services.js';
 import { fieldObject } from '../domain/profile-fields.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/profile-fields.js';
 

@@ -1,6 +1,6 @@
 /** Push device registration: `/mobile_push/register` and the deprecated token endpoints. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/push-devices.js';
 import { sendTestNotification } from '../actions/push-test.js';

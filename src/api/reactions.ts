@@ -1,6 +1,6 @@
 /** `POST` and `DELETE /messages/{message_id}/reactions`: emoji reactions, votes on them, and their events. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/reactions.js';
 

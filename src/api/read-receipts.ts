@@ -4,7 +4,7 @@ import { realmSetting } from '../domain/realm.js';
 import type { Services } from '../services.js';
 import { requireMessage } from '../queries/message-access.js';
 import { readReceipts } from '../queries/read-receipts.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** GET /messages/{message_id:int}/read_receipts */

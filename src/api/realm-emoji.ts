@@ -1,6 +1,6 @@
 /** Custom emoji: `POST`, `GET` and `DELETE /realm/emoji`, and their images. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/realm-emoji.js';
 import * as queries from '../queries/realm-emoji.js';

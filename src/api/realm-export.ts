@@ -1,6 +1,6 @@
 /** Data exports: `POST`/`GET /export/realm`, `DELETE /export/realm/{export_id}`, `GET /export/realm/consents`, and the tarball (outside /api/v1). */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/realm-export.js';
 import * as queries from '../queries/realm-export.js';

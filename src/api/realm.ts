@@ -1,6 +1,6 @@
 /** Organization settings: `PATCH /realm`, `PATCH /realm/user_settings_defaults`, `POST /realm/test_welcome_bot_custom_message`. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { testWelcomeBotCustomMessage as sendTest, updateRealm as update } from '../actions/realm-settings.js';
 import { updateUserSettingsDefaults } from '../actions/realm-user-defaults.js';

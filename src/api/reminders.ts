@@ -1,6 +1,6 @@
 /** `/reminders`: messages to oneself about a message, sent by the notification bot. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/reminders.js';
 import { remindersOf } from '../queries/scheduled-messages.js';

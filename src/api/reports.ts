@@ -1,6 +1,6 @@
 /** `POST /messages/{message_id}/report`: the notification bot posts the report to the moderation request channel. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/reports.js';
 

@@ -5,7 +5,7 @@
  */
 import type { ExtendedJSONSchema, FromExtendedSchema } from 'json-schema-to-ts';
 import type { UserRecord } from '../domain/users.js';
-import type { ApiRequest, BodyLimit, Route } from '../http/front.js';
+import type { ApiRequest, BodyLimit, PageAnswer, PageRequest, PageRoute, Route } from '../http/front.js';
 import type { HandlerResult } from '../shared/handler-result.js';
 import type { HttpMethod } from '../http/router.js';
 import type { EndpointSchema } from '../http/validation.js';
@@ -18,7 +18,7 @@ export type ApiRoute = Route<UserRecord>;
  * `x-json-or-raw` values (untyped in their schemas) stay `unknown`.
  */
 type Keywords = { 'x-raw': boolean; 'x-json-or-raw': boolean; 'x-error': string };
-/** A schema module's value (src/schemas/): an endpoint schema that json-schema-to-ts can read. */
+/** A schema module's value (schemas/): an endpoint schema that json-schema-to-ts can read. */
 export type Schema = EndpointSchema & ExtendedJSONSchema<Keywords>;
 export type Auth = ApiRoute['auth'];
 
@@ -92,6 +92,26 @@ export function bindRoutes(table: readonly RouteEntry[], services: Services): Ap
       handler: (request) => view(services, request),
     };
   });
+}
+
+/** A page's view: reads the form, calls an action or a query, returns the HTML. */
+export type PageView = (services: Services, request: PageRequest) => PageAnswer | Promise<PageAnswer>;
+
+/** One page of the URL table: outside /api/v1, no credentials, a form in, HTML out. */
+export interface PageEntry {
+  readonly method: PageRoute['method'];
+  /** Path pattern from the root (http/router.ts syntax). */
+  readonly path: string;
+  readonly view: PageView;
+}
+
+export function page(method: PageEntry['method'], path: string, view: PageView): PageEntry {
+  return { method, path, view };
+}
+
+/** The pages as the HTTP front takes them: each view bound to the services. */
+export function bindPageRoutes(table: readonly PageEntry[], services: Services): PageRoute[] {
+  return table.map(({ method, path, view }) => ({ method, path, handler: (request) => view(services, request) }));
 }
 
 /** The authenticated user of a route declared with `auth: 'user'`. */

@@ -1,9 +1,11 @@
 /**
  * The URL table: every route the server serves, one line each, grouped by area, as
  * `route(METHOD, /path below /api/v1, view, schema, auth)`. Views live in their area's file
- * (src/api/<area>.ts), schemas in src/schemas/; `npm run routes` prints this table.
+ * (src/api/<area>.ts), schemas in schemas/; then the routes outside /api/v1 (`ROOT_ROUTES`) and the
+ * pages (`PAGE_ROUTES`). `npm run routes` prints this table.
  */
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
+import * as unsubscribe from './unsubscribe.js';
 import * as authentication from './authentication.js';
 import * as serverSettings from './server-settings.js';
 import * as users from './users.js';
@@ -49,7 +51,8 @@ import * as presenceRead from './presence-read.js';
 import * as videoCalls from './video-calls.js';
 import * as realmExport from './realm-export.js';
 import { emojiBodyLimit, uploadBodyLimit } from './upload-limits.js';
-import { route, type RouteEntry } from './route.js';
+import * as join from './join.js';
+import { page, route, type PageEntry, type RouteEntry } from './route.js';
 
 export const ROUTES: readonly RouteEntry[] = [
   // Authentication
@@ -274,4 +277,12 @@ export const ROOT_ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
   route('GET',    '/user_avatars/exports/{realm_id}/{token}/{file}', realmExport.serveExport,                schemas.getRealmExports,              'user'),
+];
+
+/** Pages outside /api/v1, their paths from the root: no credentials, a form in, HTML out. */
+export const PAGE_ROUTES: readonly PageEntry[] = [
+  page('GET',  '/join/{key}', join.showJoinForm),
+  page('POST', '/join/{key}', join.submitJoinForm),
+  page('GET',  '/accounts/unsubscribe/missed_messages/{token}', unsubscribe.unsubscribe),
+  page('POST', '/accounts/unsubscribe/missed_messages/{token}', unsubscribe.unsubscribe),
 ];

@@ -1,6 +1,6 @@
 /** `/saved_snippets`: the caller's reusable message texts. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/saved-snippets.js';
 import { savedSnippetsOf } from '../queries/saved-snippets.js';

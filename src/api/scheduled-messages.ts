@@ -1,6 +1,6 @@
 /** `/scheduled_messages`: messages to be sent later, the caller's own only. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { topicParameter } from '../domain/topics.js';
 import * as actions from '../actions/scheduled-messages.js';

@@ -3,7 +3,7 @@ import { pushConfigured } from '../queries/push-devices.js';
 import { realmIconUrl, realmSetting, renderedRealmDescription } from '../domain/realm.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import type { Request } from './route.js';
 
 /** GET /server_settings */

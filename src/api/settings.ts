@@ -1,6 +1,6 @@
 /** Personal settings: `PATCH /settings`. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { updateSettings as update } from '../actions/settings.js';
 import { me, type Request } from './route.js';
 

@@ -7,7 +7,7 @@ import { badRequest } from '../domain/errors.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { Services } from '../services.js';
 import { accessChannelById, channelVisible } from '../queries/channel-access.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import { updateSubscriptionProperties } from '../actions/subscription-properties.js';
 import { updateTopicVisibility } from '../actions/user-topics.js';

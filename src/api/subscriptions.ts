@@ -1,7 +1,7 @@
 /** `GET/POST/PATCH/DELETE /users/me/subscriptions`: joining, leaving and listing channels. */
 import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
 import { activeSubscriptions } from '../queries/subscription-format.js';
 import * as actions from '../actions/subscriptions.js';

@@ -1,7 +1,7 @@
 /** `POST /typing`: typing notifications. */
 import type { Services } from '../services.js';
 import { sendTyping } from '../actions/typing.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** POST /typing */

@@ -1,6 +1,6 @@
 /** Uploaded files: `POST /user_uploads`, the file and its short-lived URL, thumbnails, and `/attachments`. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/uploads.js';
 import * as queries from '../queries/uploads.js';

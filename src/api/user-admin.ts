@@ -3,7 +3,7 @@ import { badRequest } from '../domain/errors.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { userByPathEmail } from '../queries/user-lookup.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/users.js';
 

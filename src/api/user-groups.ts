@@ -1,6 +1,6 @@
 /** `/user_groups`: creating, reading, editing and deactivating user groups and their membership. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 import * as actions from '../actions/user-groups.js';
 import { groupMemberIds, groupObjects, isGroupMemberQuery, requireMemberOrAdmin, subgroupIds } from '../queries/user-groups.js';

@@ -1,6 +1,6 @@
 /** User status: `POST /users/me/status`, `POST /users/{user_id}/status` (administrators), `GET /users/{user_id}/status`. */
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { updateOwnStatus, updateStatusOf } from '../actions/user-status.js';
 import { statusOf, statusTarget } from '../queries/user-status.js';
 import { me, type Request } from './route.js';

@@ -2,7 +2,7 @@
 import { badRequest } from '../domain/errors.js';
 import { joinPath, newMeeting } from '../domain/video-calls.js';
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
 /** GET /calls/bigbluebutton/create */

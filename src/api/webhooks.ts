@@ -4,7 +4,7 @@ import { githubMessage } from '../domain/webhooks/github.js';
 import { slackMessage } from '../domain/webhooks/slack.js';
 import { parsePayload } from '../domain/webhooks/wild.js';
 import type { Services } from '../services.js';
-import * as schemas from '../schemas/index.js';
+import * as schemas from '../../schemas/index.js';
 import { webhookSender } from '../queries/webhook-auth.js';
 import { sendWebhookMessage } from '../actions/webhooks.js';
 import type { Request } from './route.js';

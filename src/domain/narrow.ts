@@ -112,15 +112,9 @@ export function resolveNarrow(raw: readonly RawTerm[], lookup: NarrowLookup, emp
   for (const { operator: rawOperator, operand, negated } of raw) {
     const operator = ALIASES[rawOperator] ?? rawOperator;
     switch (operator) {
-      case 'channel': {
-        let channel: { id: number } | undefined;
-        if (typeof operand === 'number') channel = lookup.channelById(operand);
-        else if (typeof operand === 'string') channel = lookup.channelByName(operand.trim()) ?? (/^\d+$/.test(operand.trim()) ? lookup.channelById(Number(operand)) : undefined);
-        else throw badRequest('operand is not a string');
-        if (!channel) throw badNarrow(`unknown channel ${operandText(operand)}`);
-        terms.push({ kind: 'channel', channelId: channel.id, negated });
+      case 'channel':
+        terms.push({ kind: 'channel', channelId: resolveChannel(operand, lookup), negated });
         break;
-      }
       case 'channels': {
         const which = requireString(operand);
         if (which !== 'public' && which !== 'web-public') throw badNarrow(`unknown channels operand ${which}`);
@@ -142,36 +136,14 @@ export function resolveNarrow(raw: readonly RawTerm[], lookup: NarrowLookup, emp
         break;
       }
       case 'dm': {
-        let ids: number[] | undefined;
-        if (Array.isArray(operand)) {
-          if (!operand.every((id) => typeof id === 'number' && lookup.userById(id))) throw badNarrow(`unknown user in ${JSON.stringify(operand)}`);
-          ids = operand as number[];
-        } else if (typeof operand === 'string') {
-          const emails = operand.split(',').map((e) => e.trim()).filter(Boolean);
-          const found = emails.map((e) => lookup.userByEmail(e)?.id);
-          if (found.some((id) => id === undefined)) throw badNarrow(`unknown user in ${operand}`);
-          ids = found as number[];
-        } else if (typeof operand === 'number') {
-          if (!lookup.userById(operand)) throw badNarrow(`unknown user in ${operand}`);
-          ids = [operand];
-        } else {
-          throw badRequest('operand is not a string');
-        }
+        const ids = resolveDmUsers(operand, lookup);
         terms.push({ kind: 'dm', key: ids.length === 0 ? undefined : conversationKey([...ids, lookup.viewerId]), negated });
         break;
       }
       case 'dm-including':
-      case 'group-pm-with': {
-        const userId = resolveUser(operand, lookup);
-        if (userId === undefined) throw badNarrow(`unknown user ${operandText(operand)}`);
-        if (operator === 'dm-including') {
-          // Including yourself is every direct message you have.
-          terms.push(userId === lookup.viewerId ? { kind: 'is', what: 'dm', negated } : { kind: 'dm-including', userId, negated });
-        } else {
-          terms.push({ kind: 'group-dm-with', userId, negated });
-        }
+      case 'group-pm-with':
+        terms.push(personTerm(operator, operand, negated, lookup));
         break;
-      }
       case 'is': {
         const what = IS_OPERANDS[requireString(operand)];
         if (!what) throw badNarrow(`unknown 'is' operand ${operandText(operand)}`);
@@ -190,37 +162,88 @@ export function resolveNarrow(raw: readonly RawTerm[], lookup: NarrowLookup, emp
         terms.push({ kind: 'in', what, negated });
         break;
       }
-      case 'id': {
-        const text = typeof operand === 'number' ? String(operand) : requireString(operand).trim();
-        if (!/^\d+$/.test(text) || Number(text) > MAX_POSSIBLE_MESSAGE_ID) throw badNarrow('Invalid message ID');
-        terms.push({ kind: 'id', id: Number(text), negated });
+      case 'id':
+        terms.push({ kind: 'id', id: messageIdOperand(operand), negated });
         break;
-      }
-      case 'search': {
-        const query = requireString(operand);
-        if (query.trim() === '') throw badRequest('operand cannot be blank');
-        terms.push({ kind: 'search', query, negated });
+      case 'search':
+        terms.push({ kind: 'search', query: searchOperand(operand), negated });
         break;
-      }
       case 'near':
         break; // clients use it as the anchor; the server ignores it
-      case 'with': {
+      case 'with':
         withCount++;
         if (withCount > 1) throw new ApiError('BAD_NARROW', "Invalid narrow operator combination: Duplicate 'with' operators.", 400, { desc: "Duplicate 'with' operators." });
-        const text = typeof operand === 'number' ? String(operand) : typeof operand === 'string' ? operand.trim() : '';
-        if (!/^\d+$/.test(text)) throw badNarrow("Invalid 'with' operator");
-        terms.push({ kind: 'with', id: Number(text), negated: false });
+        terms.push({ kind: 'with', id: withOperand(operand), negated: false });
         break;
-      }
       default:
         throw badNarrow(`unknown operator ${rawOperator}`);
     }
   }
+  checkCombination(terms);
+  return terms;
+}
+
+/** `dm-including` (yourself included: every direct message you have) and `group-pm-with`. */
+function personTerm(operator: 'dm-including' | 'group-pm-with', operand: unknown, negated: boolean, lookup: NarrowLookup): Term {
+  const userId = resolveUser(operand, lookup);
+  if (userId === undefined) throw badNarrow(`unknown user ${operandText(operand)}`);
+  if (operator === 'group-pm-with') return { kind: 'group-dm-with', userId, negated };
+  return userId === lookup.viewerId ? { kind: 'is', what: 'dm', negated } : { kind: 'dm-including', userId, negated };
+}
+
+function searchOperand(operand: unknown): string {
+  const query = requireString(operand);
+  if (query.trim() === '') throw badRequest('operand cannot be blank');
+  return query;
+}
+
+function withOperand(operand: unknown): number {
+  const text = typeof operand === 'number' ? String(operand) : typeof operand === 'string' ? operand.trim() : '';
+  if (!/^\d+$/.test(text)) throw badNarrow("Invalid 'with' operator");
+  return Number(text);
+}
+
+function messageIdOperand(operand: unknown): number {
+  const text = typeof operand === 'number' ? String(operand) : requireString(operand).trim();
+  if (!/^\d+$/.test(text) || Number(text) > MAX_POSSIBLE_MESSAGE_ID) throw badNarrow('Invalid message ID');
+  return Number(text);
+}
+
+/** A channel operand: an id, a name, or a name made of digits that is an id. */
+function resolveChannel(operand: unknown, lookup: NarrowLookup): number {
+  let channel: { id: number } | undefined;
+  if (typeof operand === 'number') channel = lookup.channelById(operand);
+  else if (typeof operand === 'string') channel = lookup.channelByName(operand.trim()) ?? (/^\d+$/.test(operand.trim()) ? lookup.channelById(Number(operand)) : undefined);
+  else throw badRequest('operand is not a string');
+  if (!channel) throw badNarrow(`unknown channel ${operandText(operand)}`);
+  return channel.id;
+}
+
+/** A `dm` operand: a list of ids, comma-separated emails, or one id. */
+function resolveDmUsers(operand: unknown, lookup: NarrowLookup): number[] {
+  if (Array.isArray(operand)) {
+    if (!operand.every((id) => typeof id === 'number' && lookup.userById(id))) throw badNarrow(`unknown user in ${JSON.stringify(operand)}`);
+    return operand as number[];
+  }
+  if (typeof operand === 'string') {
+    const emails = operand.split(',').map((e) => e.trim()).filter(Boolean);
+    const found = emails.map((e) => lookup.userByEmail(e)?.id);
+    if (found.some((id) => id === undefined)) throw badNarrow(`unknown user in ${operand}`);
+    return found as number[];
+  }
+  if (typeof operand === 'number') {
+    if (!lookup.userById(operand)) throw badNarrow(`unknown user in ${operand}`);
+    return [operand];
+  }
+  throw badRequest('operand is not a string');
+}
+
+/** No message is both a channel message and a direct message. */
+function checkCombination(terms: readonly Term[]): void {
   const channelTerms = terms.some((t) => !t.negated && (t.kind === 'channel' || t.kind === 'channels' || t.kind === 'topic'))
     || terms.some((t) => t.negated && t.kind === 'is' && t.what === 'dm');
   const dmTerms = terms.some((t) => !t.negated && (t.kind === 'dm' || t.kind === 'dm-including' || t.kind === 'group-dm-with' || (t.kind === 'is' && t.what === 'dm')));
   if (channelTerms && dmTerms) throw badNarrow('No message can be both a channel message and direct message');
-  return terms;
 }
 
 /** Zulip's simple search: every word must appear (as a word prefix) in the text; quoted phrases as substrings. */

@@ -9,7 +9,7 @@ import { holdsGroupPermission, holdsRealmSetting } from './group-permissions.js'
 import type { Refusal } from './refusal.js';
 import { HISTORICAL_FLAGS, type MessageRecord } from './messages.js';
 import { realmGroupSetting, realmSetting, type RealmRecord } from './realm.js';
-import { isAdmin, isGuest, isModerator, Role } from './roles.js';
+import { isAdmin, isGuest, isModerator, isOwner, Role } from './roles.js';
 import type { UserRecord } from './users.js';
 
 export type { Refusal } from './refusal.js';
@@ -286,4 +286,38 @@ export function mayAddSubscribers(
 export function mayRemoveSubscribers(actor: Actor, principals: readonly Pick<UserRecord, 'id' | 'botOwnerId'>[]): Refusal | null {
   if (principals.some((user) => user.id !== actor.id && user.botOwnerId !== actor.id) && !isAdmin(actor.role)) return refuse('Insufficient permission');
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// People, statuses, profile fields, emoji, queues
+
+/** Zulip's require_member_or_admin: guests may not (invitations, user groups). */
+export function mayActAsMember(actor: Actor): Refusal | null {
+  return isGuest(actor.role) ? refuse('Not allowed for guest users') : null;
+}
+
+/** Administrators create accounts and set other people's statuses. */
+export function mayAdministerUsers(actor: Actor): Refusal | null {
+  return isAdmin(actor.role) ? null : refuse('Insufficient permission');
+}
+
+/** Only owners change another user's email address. */
+export function mayChangeOthersEmail(actor: Actor): Refusal | null {
+  return isOwner(actor.role) ? null : refuse('Must be an organization owner');
+}
+
+/** A custom emoji may take a built-in emoji's name only from an administrator. */
+export function mayNameEmoji(actor: Actor, builtInName: boolean): Refusal | null {
+  return builtInName && !isAdmin(actor.role) ? refuse('Only administrators can override built-in emoji.') : null;
+}
+
+/** A profile field not editable by users is changed by administrators only. */
+export function mayChangeProfileField(actor: Actor, field: { editableByUser: boolean }): Refusal | null {
+  if (isAdmin(actor.role) || field.editableByUser) return null;
+  return refuse('You are not allowed to change this field. Contact an administrator to update it.');
+}
+
+/** A queue of every public channel's messages (all_public_streams) is not for guests. */
+export function mayWatchAllPublicChannels(actor: Actor): Refusal | null {
+  return isGuest(actor.role) ? refuse('User not authorized for this query') : null;
 }

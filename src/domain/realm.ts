@@ -2,6 +2,7 @@
 import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
+import { escapeText } from './html.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
 import type { RealmExportRecord } from './realm-export.js';
 
@@ -170,6 +171,5 @@ export function realmIconUrl(stringId: string): string {
 export function renderedRealmDescription(description: string): string {
   const text = description.trim();
   if (text === '') return '';
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return `<p>${escaped}</p>`;
+  return `<p>${escapeText(text)}</p>`;
 }

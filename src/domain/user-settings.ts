@@ -100,13 +100,18 @@ export function userSettings(user: Pick<UserRecord, 'settings' | 'timezone' | 'e
   return { ...USER_SETTING_DEFAULTS, ...user.settings, timezone: user.timezone, email_address_visibility: user.emailAddressVisibility };
 }
 
+/** A setting's value for the user: the stored one, else the default (settings are stored only where they differ). */
+export function settingValue(user: Pick<UserRecord, 'settings'>, name: string): unknown {
+  return name in user.settings ? user.settings[name] : USER_SETTING_DEFAULTS[name];
+}
+
 /**
  * Is a yes-or-no setting on for the user? Settings are stored only where they differ from the
  * defaults, so this reads the stored value, else the default (every such setting defaults to on
  * but the ones the table says otherwise).
  */
 export function settingOn(user: Pick<UserRecord, 'settings'>, name: string): boolean {
-  return (name in user.settings ? user.settings[name] : USER_SETTING_DEFAULTS[name] ?? true) !== false;
+  return (settingValue(user, name) ?? true) !== false;
 }
 
 /** Language codes a user may choose (Zulip's translations), with the names `default_language` events carry. */

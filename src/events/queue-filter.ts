@@ -1,50 +1,41 @@
-/** Which events a queue accepts: its event types, its capabilities, and (for messages) its narrow. */
-import { badRequest } from '../domain/errors.js';
-import { Flag, MENTION_BITS } from '../domain/messages.js';
-import { RESOLVED_TOPIC_PREFIX } from '../domain/topics.js';
+/** Which events a queue accepts: its event types, its capabilities, and (for messages) its narrow, by the one narrow predicate (domain/narrow-predicate.ts). */
+import { eventNarrowTerms, narrowMatches, type NarrowMessage, type NarrowReader, type PredicateTerm } from '../domain/narrow-predicate.js';
 import type { QueueDescriptor } from './event-queue.js';
 
-const NARROW_OPERATORS = new Set(['channel', 'stream', 'topic', 'sender', 'is']);
+/** An event narrow as predicate terms, once per narrow (descriptors keep the narrow as sent). */
+const termsOfNarrow = new WeakMap<readonly [string, string][], PredicateTerm[]>();
 
-/** Zulip's check for narrows given to POST /register: only these operators filter events. */
-export function checkEventNarrow(narrow: unknown): [string, string][] {
-  if (!Array.isArray(narrow)) throw badRequest('narrow is not a list');
-  return narrow.map((term, index) => {
-    if (!Array.isArray(term) || term.length !== 2 || typeof term[0] !== 'string' || typeof term[1] !== 'string') {
-      throw badRequest(`narrow[${index}] is not a list of two strings`);
-    }
-    const [operator, operand] = term as [string, string];
-    if (!NARROW_OPERATORS.has(operator)) throw badRequest(`Operator ${operator} not supported.`);
-    if (operator === 'is' && operand === 'followed') throw badRequest(`Operand ${operand} not supported.`);
-    return [operator, operand];
-  });
+/** Event narrows have no terms that ask about the reader (checkEventNarrow refuses them). */
+const NO_READER: NarrowReader = {
+  topicPolicy: () => 0,
+  channelMuted: () => false,
+  channel: () => undefined,
+  // Event narrows have no `search` operator (checkEventNarrow refuses it).
+  matchesSearch: () => true,
+};
+
+/** The event's message as the narrow predicate sees it. */
+function narrowMessage(message: Record<string, unknown>): NarrowMessage {
+  const recipient = message.display_recipient;
+  return {
+    id: message.id as number,
+    type: message.type === 'stream' ? 'stream' : 'private',
+    channelId: message.stream_id as number | undefined,
+    channelName: typeof recipient === 'string' ? recipient : undefined,
+    topic: message.subject as string | undefined,
+    senderId: message.sender_id as number,
+    senderEmail: message.sender_email as string,
+    dmUserIds: Array.isArray(recipient) ? recipient.map((user: { id: number }) => user.id) : undefined,
+    content: String(message.content ?? ''),
+    renderedContent: String(message.content ?? ''),
+    reactions: [],
+  };
 }
 
 function messageMatches(narrow: readonly [string, string][], message: Record<string, unknown>, flags: number): boolean {
-  const lower = (value: unknown) => String(value).toLowerCase();
-  for (const [operator, operand] of narrow) {
-    switch (operator) {
-      case 'channel':
-      case 'stream':
-        if (message.type !== 'stream' || lower(message.display_recipient) !== operand.toLowerCase()) return false;
-        break;
-      case 'topic':
-        if (message.type !== 'stream' || lower(message.subject) !== operand.toLowerCase()) return false;
-        break;
-      case 'sender':
-        if (lower(message.sender_email) !== operand.toLowerCase()) return false;
-        break;
-      case 'is':
-        if ((operand === 'dm' || operand === 'private') && message.type !== 'private') return false;
-        if (operand === 'starred' && !(flags & Flag.starred)) return false;
-        if (operand === 'unread' && flags & Flag.read) return false;
-        if (operand === 'mentioned' && !(flags & MENTION_BITS)) return false;
-        if (operand === 'alerted' && !(flags & Flag.has_alert_word)) return false;
-        if (operand === 'resolved' && !(message.type === 'stream' && String(message.subject).startsWith(RESOLVED_TOPIC_PREFIX))) return false;
-        break;
-    }
-  }
-  return true;
+  let terms = termsOfNarrow.get(narrow);
+  if (!terms) termsOfNarrow.set(narrow, (terms = eventNarrowTerms(narrow)));
+  return narrowMatches(terms, narrowMessage(message), flags, NO_READER);
 }
 
 /**

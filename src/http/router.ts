@@ -6,6 +6,8 @@
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** The methods a route may serve (HEAD is served as GET; OPTIONS by the front). */
+export const METHODS: ReadonlySet<string> = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 type ParamKind = 'int' | 'email' | 'string' | 'path';
 const KIND_ORDER: ParamKind[] = ['int', 'email', 'string', 'path'];

@@ -1,5 +1,5 @@
 /**
- * Endpoint parameters: each endpoint's JSON Schema (src/schemas/<name>.ts) says which
+ * Endpoint parameters: each endpoint's JSON Schema (schemas/<name>.ts) says which
  * parameters exist, their types, defaults and limits. Values the schema types as anything but
  * a plain string arrive JSON-encoded and are decoded here (ajv's coercion does not parse JSON,
  * STACK-NOTES #19); then ajv validates, and its first error becomes Zulip's message for it.

@@ -2,10 +2,10 @@
 import { channelVisible } from './channel-access.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 import { ApiError, badRequest } from '../domain/errors.js';
+import { escapeAsDjango } from '../domain/html.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 
 /** Finds the channel `to` names (a name, an id, or a one-element JSON list of either). */
 /**
@@ -33,7 +33,7 @@ export function channelFromTo(services: Services, to: unknown, sender: UserRecor
   if (typeof target !== 'string') throw badRequest('Invalid data type for channel');
   const name = target.trim();
   const channel = known(services.org.channels.byName(name));
-  if (!channel) throw new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${escapeHtml(name)}' does not exist`, 400, { stream: escapeHtml(name) });
+  if (!channel) throw new ApiError('STREAM_DOES_NOT_EXIST', `Channel '${escapeAsDjango(name)}' does not exist`, 400, { stream: escapeAsDjango(name) });
   return channel;
 }
 

@@ -1,16 +1,17 @@
 /** Reading invitations: the list GET /invites shows, and what the join page needs to know of a link. */
-import { badRequest } from '../domain/errors.js';
 import { formatInvite, invitationState, type InvitationRecord, type InvitationState } from '../domain/invitations.js';
-import { isAdmin, isGuest } from '../domain/roles.js';
+import { isAdmin } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import { unixSeconds, type Services } from '../services.js';
+import { mayActAsMember, refusalError } from '../domain/permissions.js';
 
 /**
  * GET /invites: the active, unexpired invitations the user can manage — an administrator's are
  * all of the organization's, anyone else's their own (Zulip's do_get_invites_controlled_by_user).
  */
 export function listInvites(services: Services, actor: UserRecord): Record<string, unknown>[] {
-  if (isGuest(actor.role)) throw badRequest('Not allowed for guest users');
+  const refusal = mayActAsMember(actor);
+  if (refusal) throw refusalError(refusal);
   const now = unixSeconds(services.clock);
   const mine = (record: InvitationRecord) => isAdmin(actor.role) || record.invitedBy === actor.id;
   const listed = [...services.invitations.all()].filter((record) => mine(record) && invitationState(record, now) === 'active');

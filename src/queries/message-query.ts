@@ -4,12 +4,12 @@
  * access rules (history mode for channels the user may read back), and the filters of the
  * remaining terms. Only the ranges' keys and the candidate messages are read.
  */
-import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { badRequest } from '../domain/errors.js';
-import { Flag, HISTORICAL_FLAGS, LARGER_THAN_MAX_MESSAGE_ID, MENTION_BITS, conversationKey, type MessageRecord } from '../domain/messages.js';
+import { HISTORICAL_FLAGS, LARGER_THAN_MAX_MESSAGE_ID, type MessageRecord } from '../domain/messages.js';
 import type { Term } from '../domain/narrow.js';
+import { messageMuted, narrowMatches, type NarrowReader } from '../domain/narrow-predicate.js';
 import { isGuest } from '../domain/roles.js';
-import { RESOLVED_TOPIC_PREFIX, topicKey } from '../domain/topics.js';
+import { topicKey } from '../domain/topics.js';
 import type { UserRecord } from '../domain/users.js';
 import { LIMITS } from '../domain/versions.js';
 import type { MessageRange } from '../store/messages.js';
@@ -62,6 +62,10 @@ export class MessageQuery {
   /** The positive `search` operands, when there are any: the walk then follows the full-text index. */
   readonly search: SearchPlan | undefined;
   private readonly plan: Plan;
+  /** What the narrow predicate asks about this viewer. */
+  private readonly reader: NarrowReader;
+  /** The terms but the positive `search` ones, for messages the full-text index found. */
+  private readonly termsButSearch: readonly Term[];
 
   constructor(
     private readonly services: Services,
@@ -70,6 +74,15 @@ export class MessageQuery {
   ) {
     this.search = searchPlan(services, terms);
     this.plan = this.choosePlan();
+    const { subscriptions, org } = services;
+    const viewerId = viewer.id;
+    this.reader = {
+      topicPolicy: (channelId, key) => subscriptions.topicPolicy(viewerId, channelId, key),
+      channelMuted: (channelId) => subscriptions.subscription(viewerId, channelId)?.isMuted ?? false,
+      channel: (channelId) => org.channels.get(channelId),
+      matchesSearch: (term, message) => recordMatches(services, term.negated ? negatedQuery(services, term.query) : this.search!.recordQuery, message),
+    };
+    this.termsButSearch = terms.filter((t) => t.kind !== 'search' || t.negated);
   }
 
   private positive<K extends Term['kind']>(kind: K): Extract<Term, { kind: K }> | undefined {
@@ -112,10 +125,7 @@ export class MessageQuery {
     let flags = messageFlags(this.services, this.viewer.id, record);
     if (!this.visible(record, flags)) return undefined;
     flags ??= HISTORICAL_FLAGS;
-    for (const term of this.terms) {
-      if (term.kind === 'search' && !term.negated && searchMatched) continue;
-      if (this.matches(term, record, flags) === term.negated) return undefined;
-    }
+    if (!narrowMatches(searchMatched ? this.termsButSearch : this.terms, record, flags, this.reader)) return undefined;
     return { record, flags };
   }
 
@@ -127,77 +137,9 @@ export class MessageQuery {
     return this.plan.history && channelHistoryReadable(this.services, this.viewer, channel);
   }
 
-  private matches(term: Term, record: MessageRecord, flags: number): boolean {
-    const { subscriptions } = this.services;
-    switch (term.kind) {
-      case 'channel':
-        return record.type === 'stream' && record.channelId === term.channelId;
-      case 'channels': {
-        if (record.type !== 'stream') return false;
-        const channel = this.services.org.channels.get(record.channelId!);
-        return channel !== undefined && (term.which === 'web-public' ? channel.isWebPublic : !channel.inviteOnly && channel.historyPublicToSubscribers);
-      }
-      case 'topic':
-        return record.type === 'stream' && topicKey(record.topic!) === topicKey(term.topic);
-      case 'sender':
-        return record.senderId === term.userId;
-      case 'dm':
-        return record.type === 'private' && term.key !== undefined && conversationKey(record.dmUserIds!) === term.key;
-      case 'dm-including':
-        return record.type === 'private' && record.dmUserIds!.includes(term.userId);
-      case 'group-dm-with':
-        return record.type === 'private' && record.dmUserIds!.length > 2 && record.dmUserIds!.includes(term.userId);
-      case 'is':
-        switch (term.what) {
-          case 'dm':
-            return record.type === 'private';
-          case 'starred':
-            return (flags & Flag.starred) !== 0;
-          case 'unread':
-            return (flags & Flag.read) === 0;
-          case 'mentioned':
-            return (flags & MENTION_BITS) !== 0;
-          case 'alerted':
-            return (flags & Flag.has_alert_word) !== 0;
-          case 'resolved':
-            return record.type === 'stream' && record.topic!.startsWith(RESOLVED_TOPIC_PREFIX);
-          case 'followed':
-            return record.type === 'stream' && subscriptions.topicPolicy(this.viewer.id, record.channelId!, topicKey(record.topic!)) === VisibilityPolicy.FOLLOWED;
-          case 'muted':
-            return this.muted(record);
-        }
-        return false;
-      case 'has':
-        switch (term.what) {
-          case 'link':
-            return record.renderedContent.includes('<a ');
-          case 'image':
-            return record.renderedContent.includes('<img') && !record.renderedContent.includes('class="emoji"');
-          case 'attachment':
-            return record.content.includes('/user_uploads/');
-          case 'reaction':
-            return record.reactions.length > 0;
-        }
-        return false;
-      case 'in':
-        return term.what === 'all' || !this.muted(record);
-      case 'id':
-        return record.id === term.id;
-      case 'search':
-        return recordMatches(this.services, term.negated ? negatedQuery(this.services, term.query) : this.search!.recordQuery, record);
-      case 'with':
-        return true;
-    }
-  }
-
   /** In a muted channel (unless the topic is unmuted or followed) or a muted topic. */
   muted(record: MessageRecord): boolean {
-    if (record.type !== 'stream') return false;
-    const { subscriptions } = this.services;
-    const policy = subscriptions.topicPolicy(this.viewer.id, record.channelId!, topicKey(record.topic!));
-    if (policy === VisibilityPolicy.MUTED) return true;
-    if (policy === VisibilityPolicy.UNMUTED || policy === VisibilityPolicy.FOLLOWED) return false;
-    return subscriptions.subscription(this.viewer.id, record.channelId!)?.isMuted ?? false;
+    return messageMuted(record, this.reader);
   }
 
   /** Walks the chosen range from `from` in one direction, yielding matching messages. */

@@ -24,11 +24,23 @@ function legacyPolicy(groupId: unknown, systemGroups: Record<string, number>, ta
 }
 
 export function realmState(services: Services, serverGeneration: number): Record<string, unknown> {
+  const realm = services.org.realm;
+  const groups = realm.systemGroups as Record<string, number>;
+  const state: Record<string, unknown> = { ...realmFields(services), ...serverFields(services, serverGeneration) };
+  for (const key of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) state[`realm_${key}`] = realmGroupSetting(realm, key);
+  state.realm_create_public_stream_policy = legacyPolicy(state.realm_can_create_public_channel_group, groups, { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1);
+  state.realm_create_private_stream_policy = legacyPolicy(state.realm_can_create_private_channel_group, groups, { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1);
+  state.realm_create_web_public_stream_policy = legacyPolicy(state.realm_can_create_web_public_channel_group, groups, { 'role:owners': 7, 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6 }, 4);
+  state.realm_wildcard_mention_policy = legacyPolicy(state.realm_can_mention_many_users_group, groups, { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 }, 1);
+  return state;
+}
+
+/** The organization's own fields (`realm_…`), its group settings aside. */
+function realmFields(services: Services): Record<string, unknown> {
   const { org } = services;
   const realm = org.realm;
   const setting = <K extends string>(key: K) => realmSetting(realm, key);
-  const groups = realm.systemGroups as Record<string, number>;
-  const state: Record<string, unknown> = {
+  return {
     realm_name: realm.name,
     // Rendered, as Zulip's get_realm_rendered_description (the `realm` events carry the Markdown).
     realm_description: services.render(realm.description || 'The coolest place in the universe.').html,
@@ -95,6 +107,14 @@ export function realmState(services: Services, serverGeneration: number): Record
     realm_signup_announcements_stream_id: setting('signup_announcements_stream_id'),
     realm_zulip_update_announcements_stream_id: setting('zulip_update_announcements_stream_id'),
     realm_moderation_request_channel_id: setting('moderation_request_channel_id'),
+  };
+}
+
+/** The server's limits and fixed answers (`max_…`, `server_…`). */
+function serverFields(services: Services, serverGeneration: number): Record<string, unknown> {
+  const { org } = services;
+  const realm = org.realm;
+  return {
     max_message_length: LIMITS.maxMessageLength,
     max_topic_length: LIMITS.maxTopicLength,
     max_stream_name_length: LIMITS.maxStreamNameLength,
@@ -139,10 +159,4 @@ export function realmState(services: Services, serverGeneration: number): Record
     giphy_rating_options: GIPHY_RATING_OPTIONS,
     zulip_feature_level: ZULIP_FEATURE_LEVEL,
   };
-  for (const key of Object.keys(REALM_GROUP_SETTING_DEFAULTS)) state[`realm_${key}`] = realmGroupSetting(realm, key);
-  state.realm_create_public_stream_policy = legacyPolicy(state.realm_can_create_public_channel_group, groups, { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1);
-  state.realm_create_private_stream_policy = legacyPolicy(state.realm_can_create_private_channel_group, groups, { 'role:members': 1, 'role:administrators': 2, 'role:fullmembers': 3, 'role:moderators': 4 }, 1);
-  state.realm_create_web_public_stream_policy = legacyPolicy(state.realm_can_create_web_public_channel_group, groups, { 'role:owners': 7, 'role:administrators': 2, 'role:moderators': 4, 'role:nobody': 6 }, 4);
-  state.realm_wildcard_mention_policy = legacyPolicy(state.realm_can_mention_many_users_group, groups, { 'role:everyone': 1, 'role:members': 2, 'role:fullmembers': 3, 'role:administrators': 5, 'role:nobody': 6, 'role:moderators': 7 }, 1);
-  return state;
 }

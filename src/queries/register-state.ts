@@ -115,6 +115,23 @@ function realmUserState(services: Services, request: StateRequest): Record<strin
   };
 }
 
+/** The user's settings: the `user_settings` object, or at the top level for clients without it. */
+function settingsState(request: StateRequest, want: (type: string) => boolean): Record<string, unknown> {
+  const state: Record<string, unknown> = {};
+  const settings = userSettings(request.user);
+  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
+  if (request.capabilities.userSettingsObject) return state;
+  if (want('update_display_settings')) {
+    for (const key of LEGACY_DISPLAY_SETTINGS) state[key] = settings[key];
+    state.emojiset_choices = EMOJISET_CHOICES;
+  }
+  if (want('update_global_notifications')) {
+    for (const key of LEGACY_NOTIFICATION_SETTINGS) state[key] = settings[key];
+    state.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
+  }
+  return state;
+}
+
 /** Builds the state; reads that need the store are awaited, the rest comes from memory. */
 export async function initialState(services: Services, request: StateRequest): Promise<Record<string, unknown>> {
   const { user, fetchTypes, eventTypes } = request;
@@ -151,18 +168,7 @@ export async function initialState(services: Services, request: StateRequest): P
     state.presence_last_update_id = services.presence.newestUpdateId;
     state.server_timestamp = now / 1000;
   }
-  const settings = userSettings(user);
-  if (want('user_settings')) state.user_settings = { ...settings, emojiset_choices: EMOJISET_CHOICES, available_notification_sounds: AVAILABLE_NOTIFICATION_SOUNDS };
-  if (!request.capabilities.userSettingsObject) {
-    if (want('update_display_settings')) {
-      for (const key of LEGACY_DISPLAY_SETTINGS) state[key] = settings[key];
-      state.emojiset_choices = EMOJISET_CHOICES;
-    }
-    if (want('update_global_notifications')) {
-      for (const key of LEGACY_NOTIFICATION_SETTINGS) state[key] = settings[key];
-      state.available_notification_sounds = AVAILABLE_NOTIFICATION_SOUNDS;
-    }
-  }
+  Object.assign(state, settingsState(request, want));
   if (want('stream')) {
     state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels)).map((c) => channelObject(services, c)).sort(byName);
   }

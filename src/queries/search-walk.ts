@@ -59,7 +59,7 @@ export function searchHighlights(services: Services, plan: SearchPlan, html: str
 }
 
 /** Whether one record matches a search (a negated operand, or a message the index does not hold). */
-export function recordMatches(services: Services, query: string, record: MessageRecord): boolean {
+export function recordMatches(services: Services, query: string, record: Pick<MessageRecord, 'type' | 'channelId' | 'content' | 'topic'>): boolean {
   return query !== '' && services.search.matcher.matches(query, [searchDocument(record)])[0]!;
 }
 

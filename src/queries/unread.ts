@@ -1,5 +1,5 @@
 /** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
-import { VisibilityPolicy } from '../domain/topic-visibility.js';
+import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import { messageFlags, unreadCandidatesRange } from './message-state.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
@@ -57,7 +57,7 @@ export async function unreadMessages(services: Services, userId: number, allowEm
     entry.unread_message_ids.push(id);
     const policy = subscriptions.topicPolicy(userId, channelId, topicKey(record.topic!));
     const channelMuted = subscriptions.subscription(userId, channelId)?.isMuted ?? false;
-    const muted = policy === VisibilityPolicy.MUTED || (channelMuted && policy !== VisibilityPolicy.UNMUTED && policy !== VisibilityPolicy.FOLLOWED);
+    const muted = topicMuted(policy, channelMuted);
     if (!muted) count++;
     if (flags & Flag.mentioned || flags & Flag.group_mentioned) mentions.push(id);
     else if (flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned) && !muted) mentions.push(id);

@@ -2,9 +2,9 @@
 import { badRequest } from '../domain/errors.js';
 import { GROUP_SETTING_NAMES, groupSettingValue, settingValueForApi, type GroupSettingName } from '../domain/group-settings.js';
 import { groupClosure, groupMembers, type GroupRecord, type GroupSettingValue } from '../domain/groups.js';
-import { isGuest } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import { mayActAsMember, refusalError } from '../domain/permissions.js';
 
 /** Is the user an active person or bot of the organization (the system bots are not members of anything)? */
 export function isActiveMember(services: Services, userId: number): boolean {
@@ -45,7 +45,8 @@ export function groupObjects(services: Services, includeDeactivated: boolean): R
 
 /** Zulip's require_member_or_admin, on every user-group endpoint but creating and deactivating. */
 export function requireMemberOrAdmin(user: UserRecord): void {
-  if (isGuest(user.role)) throw badRequest('Not allowed for guest users');
+  const refusal = mayActAsMember(user);
+  if (refusal) throw refusalError(refusal);
   if (user.isBot) throw badRequest('This endpoint does not accept bot requests.');
 }
 

@@ -44,7 +44,7 @@ export interface SearchWalk {
 }
 
 /** What a message contributes to the index. */
-export function searchDocument(record: MessageRecord): SearchDocument {
+export function searchDocument(record: Pick<MessageRecord, 'type' | 'channelId' | 'content' | 'topic'>): SearchDocument {
   return { content: record.content, topic: record.topic ?? '', scope: record.type === 'stream' ? channelScope(record.channelId!) : 'dm' };
 }
 

@@ -1,10 +1,10 @@
 /**
  * Random HTTP requests for the fuzz runs, built with fast-check from the route table and the
- * endpoints' JSON Schemas (src/schemas/): mostly plausible requests (known ids, names, credentials of every
+ * endpoints' JSON Schemas (schemas/): mostly plausible requests (known ids, names, credentials of every
  * role) with hostile values, encodings, methods and credentials mixed in.
  */
 import fc from 'fast-check';
-import { SCHEMAS } from '../../src/schemas/registry.js';
+import { SCHEMAS } from '../../schemas/registry.js';
 
 /** A route as the fuzzer needs it (from the URL table, src/api/routes.ts). */
 export interface FuzzRoute {

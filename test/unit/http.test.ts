@@ -5,7 +5,7 @@ import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from '.
 import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { SCHEMAS } from '../../src/schemas/registry.js';
+import { SCHEMAS } from '../../schemas/registry.js';
 
 test('router: static, integer, email and path parameters', async (t) => {
   const router = new Router<string>();

@@ -8,6 +8,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+/** The endpoint schemas live at the top level, beside src/, and are a room of their own. */
+const SCHEMAS = fileURLToPath(new URL('../../../schemas/', import.meta.url));
 
 /** Each room and the rooms it may import (itself always). Top-level files are the composition root. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
@@ -44,13 +46,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The room of a file: its folder under src/, or its own name for top-level files. */
+/** The room of a file: `schemas` for the top-level schemas/, its folder under src/, or its own name for top-level files. */
 function roomOf(file: string): string {
+  if (!relative(SCHEMAS, file).startsWith('..')) return 'schemas';
   const parts = relative(SRC, file).split('/');
   return parts.length > 1 ? parts[0]! : parts[0]!.replace(/\.ts$/, '');
 }
 
-const files = sourceFiles(SRC);
+const files = [...sourceFiles(SRC), ...sourceFiles(SCHEMAS)];
 const imports = new Map<string, string[]>();
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
@@ -104,4 +107,21 @@ test('key strings stay in the store', async (t) => {
     });
   }
   t.same(leaks, []);
+});
+
+test('views and queries never write: every write goes through actions/', async (t) => {
+  // services.write(…), a destructured `write` of the services, or a transaction built or committed by hand.
+  const writes = /\bservices\s*\.\s*(write|commit)\s*\(|\{[^}]*\b(write|commit)\b[^}]*\}\s*=\s*services\b|new Transaction\(/;
+  const found: string[] = [];
+  for (const file of files) {
+    const room = roomOf(file);
+    if (room !== 'api' && room !== 'queries') continue;
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      if (writes.test(line)) found.push(`${relative(SRC, file)}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  t.same(found, [], 'writes outside actions/');
+  // The check itself sees a write when there is one.
+  t.ok(writes.test('await services.write((tx) => change(tx));'));
+  t.ok(writes.test('const { write } = services;'));
 });

@@ -5,6 +5,12 @@ import { ApiError, badRequest } from '../../src/domain/errors.js';
 import type { GroupLookup, GroupRecord, GroupSettingValue } from '../../src/domain/groups.js';
 import { HISTORICAL_FLAGS } from '../../src/domain/messages.js';
 import {
+  mayActAsMember,
+  mayAdministerUsers,
+  mayChangeOthersEmail,
+  mayChangeProfileField,
+  mayNameEmoji,
+  mayWatchAllPublicChannels,
   EDIT_GRACE_SECONDS,
   WILDCARD_MENTION_THRESHOLD,
   inRealmGroupSetting,
@@ -391,4 +397,23 @@ test('subscribing others and unsubscribing them', async (t) => {
   });
   t.same(mayRemoveSubscribers(member, [member, memberBot]), null, "a member unsubscribes their bot");
   t.same(mayRemoveSubscribers(otherMember, [memberBot]), INSUFFICIENT, "another member may not unsubscribe someone's bot");
+});
+
+test('people, statuses, profile fields, emoji and queues: who may', async (t) => {
+  const as = (role: Role) => ({ id: 1, role });
+  const refused = (refusal: { msg: string } | null) => refusal?.msg;
+  t.equal(refused(mayActAsMember(as(Role.GUEST))), 'Not allowed for guest users');
+  t.equal(mayActAsMember(as(Role.MEMBER)), null);
+  t.equal(refused(mayAdministerUsers(as(Role.MODERATOR))), 'Insufficient permission');
+  t.equal(mayAdministerUsers(as(Role.ADMINISTRATOR)), null);
+  t.equal(refused(mayChangeOthersEmail(as(Role.ADMINISTRATOR))), 'Must be an organization owner');
+  t.equal(mayChangeOthersEmail(as(Role.OWNER)), null);
+  t.equal(refused(mayNameEmoji(as(Role.MEMBER), true)), 'Only administrators can override built-in emoji.');
+  t.equal(mayNameEmoji(as(Role.MEMBER), false), null);
+  t.equal(mayNameEmoji(as(Role.ADMINISTRATOR), true), null);
+  t.match(refused(mayChangeProfileField(as(Role.MEMBER), { editableByUser: false })), /not allowed to change this field/);
+  t.equal(mayChangeProfileField(as(Role.MEMBER), { editableByUser: true }), null);
+  t.equal(mayChangeProfileField(as(Role.ADMINISTRATOR), { editableByUser: false }), null);
+  t.equal(refused(mayWatchAllPublicChannels(as(Role.GUEST))), 'User not authorized for this query');
+  t.equal(mayWatchAllPublicChannels(as(Role.MEMBER)), null);
 });

@@ -1,0 +1,54 @@
+/**
+ * What GET /messages answers: a range of a narrow around an anchor (with search highlights), or
+ * messages by id; and GET /messages/{id}'s one message. Formatted for the viewer.
+ */
+import type { UserRecord } from '../domain/users.js';
+import type { Services } from '../services.js';
+import { formatMessage, type MessageFormat } from './message-format.js';
+import { checkRange, MessageQuery, parseAnchor } from './message-query.js';
+import { accessMessage } from './message-access.js';
+import { narrowTerms } from './narrow-terms.js';
+import { searchHighlights } from './search-walk.js';
+
+/** A range request of GET /messages, as its parameters say it. */
+export interface RangeParams {
+  anchor?: string;
+  use_first_unread_anchor: boolean;
+  num_before: number;
+  num_after: number;
+  include_anchor: boolean;
+  narrow: unknown;
+}
+
+/** The messages of a narrow around an anchor, with Zulip's found_* answers. */
+export async function fetchRange(services: Services, viewer: UserRecord, p: RangeParams, format: MessageFormat) {
+  const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
+  checkRange(p.num_before, p.num_after, p.include_anchor);
+  const terms = narrowTerms(services, viewer, p.narrow);
+  const query = new MessageQuery(services, viewer, terms);
+  const result = await query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
+  const search = query.search;
+  return {
+    messages: result.messages.map(({ record, flags }) => {
+      const message = formatMessage(services, record, viewer.id, flags, format);
+      if (search) Object.assign(message, searchHighlights(services, search, record.renderedContent, String(message.subject)));
+      return message;
+    }),
+    found_anchor: result.foundAnchor,
+    found_oldest: result.foundOldest,
+    found_newest: result.foundNewest,
+    history_limited: false,
+    anchor: result.anchor,
+  };
+}
+
+/** The messages with these ids that the viewer may read, in id order. */
+export function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat) {
+  const messages: Record<string, unknown>[] = [];
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const record = services.messages.get(id);
+    const flags = record ? accessMessage(services, viewer, record) : undefined;
+    if (record && flags !== undefined) messages.push(formatMessage(services, record, viewer.id, flags, format));
+  }
+  return { messages, found_anchor: false, found_oldest: false, found_newest: false, history_limited: false };
+}
