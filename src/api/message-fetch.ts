@@ -1,5 +1,6 @@
 /** `GET /messages` (a range of a narrow around an anchor) and `GET /messages/{message_id}`. */
 import { parseSearch } from '../domain/narrow.js';
+import { searchFields } from '../domain/search-highlight.js';
 import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { formatMessage, type MessageFormat } from '../queries/message-format.js';
@@ -8,15 +9,6 @@ import { accessMessage, requireMessage } from '../queries/message-access.js';
 import { narrowTerms } from '../queries/narrow-terms.js';
 import * as schemas from '../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** Wraps the searched words in the text parts of some HTML with Zulip's highlight span. */
-function highlight(html: string, words: readonly string[]): string {
-  if (words.length === 0) return html;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])(${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[\\p{L}\\p{N}_]*`, 'giu');
-  return html.split(/(<[^>]*>)/).map((part) => (part.startsWith('<') ? part : part.replace(pattern, '<span class="highlight">$&</span>'))).join('');
-}
 
 /** GET /messages */
 export async function getMessages(services: Services, request: Request<typeof schemas.getMessages>) {
@@ -34,10 +26,7 @@ export async function getMessages(services: Services, request: Request<typeof sc
   return {
     messages: result.messages.map(({ record, flags }) => {
       const message = formatMessage(services, record, viewer.id, flags, format);
-      if (searchTerms.length) {
-        message.match_content = highlight(record.renderedContent, words);
-        message.match_subject = highlight(escapeHtml(String(message.subject)), words);
-      }
+      if (searchTerms.length) Object.assign(message, searchFields(record.renderedContent, String(message.subject), words));
       return message;
     }),
     found_anchor: result.foundAnchor,

@@ -18,6 +18,7 @@ import * as reactions from './reactions.js';
 import * as flags from './flags.js';
 import * as reports from './reports.js';
 import * as events from './events.js';
+import * as messageTools from './message-tools.js';
 import * as presence from './presence.js';
 import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
@@ -213,6 +214,11 @@ export const ROUTES: readonly RouteEntry[] = [
   route('GET',    '/realm/emoji',                         realmEmoji.getCustomEmoji,                        schemas.getCustomEmoji,               'user'),
   route('POST',   '/realm/emoji/{emoji_name}',            realmEmoji.uploadCustomEmoji,                     schemas.uploadCustomEmoji,            'user', { files: true, bodyLimit: emojiBodyLimit }),
   route('DELETE', '/realm/emoji/{emoji_name}',            realmEmoji.deactivateCustomEmoji,                 schemas.deactivateCustomEmoji,        'user'),
+
+  // Message tools: preview, narrow checks, edit typing (issue 24, part C)
+  route('POST',   '/messages/render',                     messageTools.renderMessage,                       schemas.renderMessage,                'user'),
+  route('GET',    '/messages/matches_narrow',             messageTools.checkMessagesMatchNarrow,            schemas.checkMessagesMatchNarrow,     'user'),
+  route('POST',   '/messages/{message_id:int}/typing',    typing.setTypingStatusForMessageEdit,             schemas.setTypingStatusForMessageEdit, 'user'),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */

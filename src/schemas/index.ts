@@ -105,3 +105,7 @@ export { removeAttachment } from './remove-attachment.js';
 export { uploadCustomEmoji } from './upload-custom-emoji.js';
 export { getCustomEmoji } from './get-custom-emoji.js';
 export { deactivateCustomEmoji } from './deactivate-custom-emoji.js';
+// Issue 24, part C
+export { renderMessage } from './render-message.js';
+export { checkMessagesMatchNarrow } from './check-messages-match-narrow.js';
+export { setTypingStatusForMessageEdit } from './set-typing-status-for-message-edit.js';

@@ -272,6 +272,28 @@ function groupRows(method: HttpMethod, route: string, build: (id: number, caller
   ];
 }
 
+/** Issue 24, part C: message tools, submessages, linkifiers and code playgrounds. */
+const ISSUE_24C_ROWS: MatrixRow[] = [
+  // A preview renders as the caller; nothing is stored.
+  { method: 'POST', route: '/messages/render', target: '-', request: () => ({ path: '/messages/render', params: { content: 'a **matrix** preview' } }), expect: everyone(OK) },
+  // Which of some messages match a narrow: those the caller did not receive are left out, never refused.
+  ...MESSAGE_TARGETS.map((target): MatrixRow => ({
+    method: 'GET',
+    route: '/messages/matches_narrow',
+    target: `${target} message`,
+    request: (fx, caller) => ({ path: '/messages/matches_narrow', params: { msg_ids: [existingMessage(fx, caller, target)], narrow: [] } }),
+    expect: everyone(OK),
+  })),
+  // Typing an edit: only who may edit the message's content.
+  ...messageRows(
+    'POST',
+    '/messages/{message_id:int}/typing',
+    (id) => ({ path: `/messages/${id}/typing`, params: { op: 'start' } }),
+    (c, target) => (authorOf(c, target) ? OK : bad("You don't have permission to edit this message")),
+    true,
+  ),
+];
+
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
   {
@@ -736,4 +758,5 @@ export const MATRIX: MatrixRow[] = [
     request: () => ({ path: '/realm/emoji/no_such_emoji' }),
     expect: everyone({ status: 404, code: 'BAD_REQUEST', msg: "Emoji 'no_such_emoji' does not exist" }),
   },
+  ...ISSUE_24C_ROWS,
 ];
