@@ -3,6 +3,7 @@
  * subscription index derived, the message store and the Markdown renderer bound to the
  * organization's names. Used by the server and the admin CLI.
  */
+import { compiledLinkifiers } from './domain/linkifiers.js';
 import { canAccessContent, type ChannelRecord } from './domain/channel-record.js';
 import type { UserRecord } from './domain/users.js';
 import type { Logger } from 'pino';
@@ -127,6 +128,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   const context: MarkdownContext = {
     ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
     uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
+    linkifiers: () => compiledLinkifiers(org.realm.linkifiers),
     realmEmoji: (name) => {
       const emoji = realmEmoji.activeByName(name);
       return emoji && { id: String(emoji.id), name: emoji.name, url: emojiUrl(org.id, emoji.fileName) };

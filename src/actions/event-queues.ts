@@ -35,6 +35,7 @@ function capabilities(raw: Record<string, unknown>): QueueCapabilities {
     notificationSettingsNull: flag('notification_settings_null'),
     userAvatarUrlFieldOptional: flag('user_avatar_url_field_optional'),
     includeDeactivatedGroups: flag('include_deactivated_groups'),
+    linkifierUrlTemplate: flag('linkifier_url_template'),
   };
 }
 

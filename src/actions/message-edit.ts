@@ -1,4 +1,5 @@
 /** Editing and moving messages: content edits, topic edits and moves between channels with their permissions and time limits, the edit history, the `update_message` event and the notices. */
+import { topicLinksOf } from '../queries/linkifiers.js';
 import { checkGroupMentions } from './message-send.js';
 import { planEdit, type EditRequest, type PropagateMode } from '../domain/message-edit.js';
 import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
@@ -159,7 +160,7 @@ export async function editMessage(services: Services, user: UserRecord, messageI
       if (newChannel) event.new_stream_id = newChannel.id;
       if (newTopic !== undefined) {
         event.subject = newTopic;
-        event.topic_links = [];
+        event.topic_links = topicLinksOf(services, newTopic);
       }
     }
     // As Zulip: whoever cannot read the new channel loses the messages, and is told only that

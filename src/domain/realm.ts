@@ -3,6 +3,7 @@ import type { GroupSettingValue } from './groups.js';
 import type { SystemGroupName } from './system-groups.js';
 import { gravatarHash } from './avatar.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
+import type { LinkifierRecord, PlaygroundRecord } from './linkifiers.js';
 
 export interface RealmRecord {
   id: number;
@@ -19,6 +20,10 @@ export interface RealmRecord {
   settings: RealmSettings;
   /** Custom profile fields (absent until the first is created). */
   profileFields?: readonly ProfileFieldRecord[];
+  /** Linkifiers in the order they apply (absent until the first is added). */
+  linkifiers?: readonly LinkifierRecord[];
+  /** Code playgrounds, oldest first (absent until the first is added). */
+  playgrounds?: readonly PlaygroundRecord[];
 }
 
 export interface RealmSettings {

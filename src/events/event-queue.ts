@@ -22,6 +22,8 @@ export interface QueueCapabilities {
   userAvatarUrlFieldOptional: boolean;
   /** Knows deactivated user groups (absent in descriptors written before it existed). */
   includeDeactivatedGroups?: boolean;
+  /** Takes linkifiers with URL templates (absent in descriptors written before it existed). */
+  linkifierUrlTemplate?: boolean;
 }
 
 /** What is persisted about a queue, so that it can be rebuilt after a restart. */

@@ -65,6 +65,8 @@ export function acceptsEvent(d: QueueDescriptor, event: Record<string, unknown>,
   if (type === 'muted_topics' && d.eventTypes?.includes('user_topic')) return false;
   if (type === 'typing' && 'stream_id' in event && !d.capabilities.streamTypingNotifications) return false;
   if (type === 'user_group') return acceptsGroupEvent(d, event);
+  // Linkifiers hold URL templates since feature level 176: only for clients that say they read them.
+  if (type === 'realm_linkifiers' && d.capabilities.linkifierUrlTemplate !== true) return false;
   // Clients that take the `user_settings` object get `user_settings` events, not the legacy ones.
   if ((type === 'update_display_settings' || type === 'update_global_notifications') && d.capabilities.userSettingsObject) return false;
   if (type === 'message' && d.narrow.length > 0) return messageMatches(d.narrow, event.message as Record<string, unknown>, flags ?? 0);

@@ -1,5 +1,6 @@
 /** The initial state `POST /register` returns, per fetched event type. */
 import { realmEmojiState } from './realm-emoji.js';
+import { linkifierState } from './linkifiers.js';
 import { newestMessageId } from './message-state.js';
 import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
@@ -173,11 +174,9 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('alert_words')) state.alert_words = [...(user.alertWords ?? [])];
   if (want('muted_users')) state.muted_users = mutedUsersObject(user.mutedUsers);
   if (want('realm_emoji')) state.realm_emoji = realmEmojiState(services);
+  Object.assign(state, linkifierState(services, want, request.capabilities));
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
-    realm_linkifiers: [['realm_linkifiers', []]],
-    realm_filters: [['realm_filters', []]],
-    realm_playgrounds: [['realm_playgrounds', []]],
     realm_domains: [['realm_domains', []]],
     realm_bot: [['realm_bots', []]],
     onboarding_steps: [['onboarding_steps', []]],

@@ -6,7 +6,9 @@ import type { Transaction } from './transaction.js';
 /** Ids handed out server-wide: organizations, and messages (whose ids grow with time across the server). */
 export type ServerCounter = 'realm' | 'message';
 /** Ids handed out within one organization. */
-export type RealmCounter = 'user' | 'group' | 'channel' | 'recipient' | 'event' | 'scheduled_message' | 'draft' | 'saved_snippet' | 'profile_field' | 'invite' | 'multiuse_invite' | 'outbox' | 'attachment' | 'realm_emoji';
+export type RealmCounter = 'user' | 'group' | 'channel' | 'recipient' | 'event' | 'scheduled_message' | 'draft' | 'saved_snippet' | 'profile_field' | 'invite' | 'multiuse_invite' | 'outbox' | 'attachment' | 'realm_emoji'
+  // Issue 24, part C
+  | 'linkifier' | 'playground' | 'submessage';
 
 export class Counters {
   private readonly values = new Map<string, number>();
