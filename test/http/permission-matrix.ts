@@ -272,6 +272,10 @@ function groupRows(method: HttpMethod, route: string, build: (id: number, caller
   ];
 }
 
+let linkifierCount = 0;
+const newLinkifier = () => ({ pattern: `MX${++linkifierCount}-(?P<id>[0-9]+)`, url_template: 'https://tracker.example.com/{id}' });
+const newPlayground = () => ({ name: `Matrix playground ${++linkifierCount}`, pygments_language: 'Python', url_template: 'https://play.example.com/?code={code}' });
+
 /** Issue 24, part C: message tools, submessages, linkifiers and code playgrounds. */
 const ISSUE_24C_ROWS: MatrixRow[] = [
   // A preview renders as the caller; nothing is stored.
@@ -292,6 +296,38 @@ const ISSUE_24C_ROWS: MatrixRow[] = [
     (c, target) => (authorOf(c, target) ? OK : bad("You don't have permission to edit this message")),
     true,
   ),
+  // Linkifiers and code playgrounds: anyone reads them, administrators change them.
+  { method: 'GET', route: '/realm/linkifiers', target: '-', request: () => ({ path: '/realm/linkifiers' }), expect: everyone(OK) },
+  { method: 'POST', route: '/realm/filters', target: '-', request: () => ({ path: '/realm/filters', params: newLinkifier() }), expect: adminsOnly(NOT_ADMIN) },
+  {
+    method: 'PATCH',
+    route: '/realm/filters/{filter_id:int}',
+    target: 'a linkifier',
+    request: async (fx) => ({ path: `/realm/filters/${(await fx.created('desdemona', '/realm/filters', newLinkifier())).id}`, params: newLinkifier() }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'DELETE',
+    route: '/realm/filters/{filter_id:int}',
+    target: 'a linkifier',
+    request: async (fx) => ({ path: `/realm/filters/${(await fx.created('desdemona', '/realm/filters', newLinkifier())).id}` }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'PATCH',
+    route: '/realm/linkifiers',
+    target: 'an order naming an unknown linkifier',
+    request: () => ({ path: '/realm/linkifiers', params: { ordered_linkifier_ids: [999999] } }),
+    expect: outcomes((c) => (ADMINS.includes(c) ? bad('The ordered list must enumerate all existing linkifiers exactly once') : NOT_ADMIN)),
+  },
+  { method: 'POST', route: '/realm/playgrounds', target: '-', request: () => ({ path: '/realm/playgrounds', params: newPlayground() }), expect: adminsOnly(NOT_ADMIN) },
+  {
+    method: 'DELETE',
+    route: '/realm/playgrounds/{playground_id:int}',
+    target: 'a playground',
+    request: async (fx) => ({ path: `/realm/playgrounds/${(await fx.created('desdemona', '/realm/playgrounds', newPlayground())).id}` }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
 ];
 
 export const MATRIX: MatrixRow[] = [
