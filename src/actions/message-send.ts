@@ -3,6 +3,7 @@
  * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
  * Used by POST /messages and by the notification bot (moderation reports).
  */
+import { checkWidgetContent, widgetFromContent, widgetSubmessageContent, type WidgetStart } from '../domain/widgets.js';
 import { relinkUploads } from './attachment-links.js';
 import { mentionCandidates, mentionFlags, mentionsOf } from '../domain/mentions.js';
 import { mayMentionGroup } from '../domain/group-permissions.js';
@@ -44,6 +45,8 @@ export interface OutgoingMessage {
   /** Local echo: the sending client's queue and its id for the message. */
   queueId?: string;
   localId?: string;
+  /** The widget the message starts (a `/poll`, a `/todo`, a bot's zform): its first submessage. */
+  widget?: WidgetStart;
 }
 
 /** The format message events are stored in; queues derive their own variant from it. */
@@ -74,6 +77,26 @@ function automaticPolicy(services: Services, sender: UserRecord, channelId: numb
     if (follow === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.FOLLOWED;
     else if (channelMuted && unmute === FOLLOW_ON_INITIATION) candidate = VisibilityPolicy.UNMUTED;
   }
+  return candidate;
+}
+
+/**
+ * The policy taking part in a topic otherwise than by sending (a submessage: Zulip's
+ * do_add_submessage) gives the user's topic: only for settings "on participation", and only
+ * ever raising it (a followed topic stays followed); undefined for no change.
+ */
+export function participationPolicy(services: Services, user: UserRecord, channelId: number, key: string): number | undefined {
+  if (user.isBot) return undefined;
+  const follow = userSetting(user, 'automatically_follow_topics_policy', FOLLOW_ON_INITIATION);
+  const unmute = userSetting(user, 'automatically_unmute_topics_in_muted_streams_policy', FOLLOW_ON_SEND);
+  if (follow !== FOLLOW_ON_PARTICIPATION && unmute !== FOLLOW_ON_PARTICIPATION) return undefined;
+  const subscription = services.subscriptions.subscription(user.id, channelId);
+  if (!subscription) return undefined;
+  let candidate: number | undefined;
+  if (follow === FOLLOW_ON_PARTICIPATION) candidate = VisibilityPolicy.FOLLOWED;
+  else if (subscription.isMuted && unmute === FOLLOW_ON_PARTICIPATION) candidate = VisibilityPolicy.UNMUTED;
+  const current = services.subscriptions.topicPolicy(user.id, channelId, key);
+  if (candidate === undefined || candidate === current || current === VisibilityPolicy.FOLLOWED) return undefined;
   return candidate;
 }
 
@@ -163,6 +186,10 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
     }
     audience = dmUserIds;
   }
+  if (out.widget) {
+    const submessageId = services.counters.nextRealmId(org.id, 'submessage', tx);
+    record.submessages = [{ id: submessageId, senderId: sender.id, msgType: 'widget', content: widgetSubmessageContent(out.widget) }];
+  }
   messages.save(record, tx);
   messages.index(record, key, tx);
   relinkUploads(services, tx, record.id, sender, record.renderedContent);
@@ -218,6 +245,8 @@ export interface SendRequest {
   queueId?: string;
   localId?: string;
   readBySender?: boolean;
+  /** A bot's `widget_content` (JSON text), checked as Zulip does. */
+  widgetContent?: string;
 }
 
 /** Zulip's check_user_group_mention_allowed: every group mentioned (not silently) by `sender` allows it. */
@@ -269,7 +298,9 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
     destination = { type: 'private', participants };
   }
   checkGroupMentions(services, sender, rendered.mentionedGroupIds);
+  const widget = request.widgetContent !== undefined ? checkWidgetContent(request.widgetContent) : widgetFromContent(content);
   return {
+    widget,
     sender,
     client,
     readBySender: request.readBySender ?? defaultReadBySender(client),

@@ -20,6 +20,7 @@ import * as reports from './reports.js';
 import * as events from './events.js';
 import * as messageTools from './message-tools.js';
 import * as linkifiers from './linkifiers.js';
+import * as submessages from './submessages.js';
 import * as presence from './presence.js';
 import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
@@ -220,6 +221,7 @@ export const ROUTES: readonly RouteEntry[] = [
   route('POST',   '/messages/render',                     messageTools.renderMessage,                       schemas.renderMessage,                'user'),
   route('GET',    '/messages/matches_narrow',             messageTools.checkMessagesMatchNarrow,            schemas.checkMessagesMatchNarrow,     'user'),
   route('POST',   '/messages/{message_id:int}/typing',    typing.setTypingStatusForMessageEdit,             schemas.setTypingStatusForMessageEdit, 'user'),
+  route('POST',   '/submessage',                          submessages.processSubmessage,                    schemas.processSubmessage,            'user'),
   // Linkifiers and code playgrounds (issue 24, part C)
   route('GET',    '/realm/linkifiers',                    linkifiers.getLinkifiers,                         schemas.getLinkifiers,                'user'),
   route('PATCH',  '/realm/linkifiers',                    linkifiers.reorderLinkifiers,                     schemas.reorderLinkifiers,            'user'),

@@ -1,4 +1,5 @@
 /** The message objects of the API (GET /messages, message events), built from records for one viewer. */
+import { submessageObject } from '../domain/widgets.js';
 import { avatarUrlFor } from '../domain/avatar.js';
 import { flagList, isMeMessage, type EditRecord, type MessageRecord } from '../domain/messages.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
@@ -98,7 +99,7 @@ export function formatMessage(services: Services, record: MessageRecord, viewerI
     topic_links: record.type === 'stream' ? topicLinksOf(services, record.topic!) : [],
     is_me_message: isMeMessage(record.content),
     reactions: record.reactions.map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId })),
-    submessages: [],
+    submessages: (record.submessages ?? []).map((s) => submessageObject(record.id, s)),
     ...senderFields(services, record.senderId, format.clientGravatar),
     sender_realm_str: services.org.realm.stringId,
     display_recipient: displayRecipient(services, record),

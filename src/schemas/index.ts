@@ -116,3 +116,4 @@ export { updateLinkifier } from './update-linkifier.js';
 export { removeLinkifier } from './remove-linkifier.js';
 export { addCodePlayground } from './add-code-playground.js';
 export { removeCodePlayground } from './remove-code-playground.js';
+export { processSubmessage } from './process-submessage.js';

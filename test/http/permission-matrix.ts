@@ -296,6 +296,14 @@ const ISSUE_24C_ROWS: MatrixRow[] = [
     (c, target) => (authorOf(c, target) ? OK : bad("You don't have permission to edit this message")),
     true,
   ),
+  // A submessage on a message one may read: the message's sender attaches the first.
+  ...messageRows(
+    'POST',
+    '/submessage',
+    (id) => ({ path: '/submessage', params: { message_id: id, msg_type: 'widget', content: '{"type": "vote", "key": "canned,0", "vote": 1}' } }),
+    (c, target) => (authorOf(c, target) ? OK : bad('You cannot attach a submessage to this message.')),
+    true,
+  ),
   // Linkifiers and code playgrounds: anyone reads them, administrators change them.
   { method: 'GET', route: '/realm/linkifiers', target: '-', request: () => ({ path: '/realm/linkifiers' }), expect: everyone(OK) },
   { method: 'POST', route: '/realm/filters', target: '-', request: () => ({ path: '/realm/filters', params: newLinkifier() }), expect: adminsOnly(NOT_ADMIN) },
