@@ -94,8 +94,10 @@ export function linkifierRule(state: StateCore): void {
       if (token.type === 'link_open') inLink++;
       if (token.type === 'link_close') inLink--;
       if (token.type !== 'text' || inLink > 0) continue;
-      const previous = children[i - 1]?.type;
-      const startsLine = i === 0 || previous === 'softbreak' || previous === 'hardbreak';
+      // Zulip's `^`: the start of a text of its own (a line, or inside markup just opened), not
+      // text right after other markup (Zulip sees a placeholder there).
+      const previous = children[i - 1];
+      const startsLine = !previous || previous.type === 'softbreak' || previous.type === 'hardbreak' || previous.nesting === 1;
       let pieces: Piece[] = [{ text: token.content }];
       for (const linkifier of linkifiers) pieces = applyLinkifier(pieces, linkifier, startsLine);
       if (pieces.length === 1 && pieces[0].href === undefined) continue;
