@@ -13,8 +13,11 @@ interface Highlighter {
   highlight(code: string, options: { language: string; ignoreIllegals: boolean }): { value: string };
 }
 // Loaded without its type declarations: they pull in the DOM library, which would change the
-// types of Node's own fetch and Blob throughout the project.
-const hljs = createRequire(import.meta.url)('highlight.js') as Highlighter;
+// types of Node's own fetch and Blob throughout the project. Loaded on the first code block with
+// a language, not at start: its ~190 grammars take a while to load, and most processes (tests,
+// the admin CLI) never highlight.
+let loaded: Highlighter | undefined;
+const highlighter = () => (loaded ??= createRequire(import.meta.url)('highlight.js') as Highlighter);
 
 interface Segment {
   text: string;
@@ -86,6 +89,7 @@ function pygmentsHtml(pieces: readonly Segment[]): string {
  * shown as it is, as Zulip does with Pygments' text lexer).
  */
 export function highlightCode(code: string, language: string, lexer: string): string | undefined {
+  const hljs = highlighter();
   const definition = hljs.getLanguage(language);
   if (!definition || definition.name === 'Plain text') return undefined;
   try {
