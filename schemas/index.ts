@@ -134,3 +134,15 @@ export { getRealmPresence } from './get-realm-presence.js';
 export { createBigBlueButtonVideoCall } from './create-big-blue-button-video-call.js';
 export { exportRealm } from './export-realm.js';
 export { getRealmExports } from './get-realm-exports.js';
+// Issue 24, part C
+export { renderMessage } from './render-message.js';
+export { checkMessagesMatchNarrow } from './check-messages-match-narrow.js';
+export { setTypingStatusForMessageEdit } from './set-typing-status-for-message-edit.js';
+export { getLinkifiers } from './get-linkifiers.js';
+export { reorderLinkifiers } from './reorder-linkifiers.js';
+export { addLinkifier } from './add-linkifier.js';
+export { updateLinkifier } from './update-linkifier.js';
+export { removeLinkifier } from './remove-linkifier.js';
+export { addCodePlayground } from './add-code-playground.js';
+export { removeCodePlayground } from './remove-code-playground.js';
+export { processSubmessage } from './process-submessage.js';

@@ -11,7 +11,8 @@ export const sendMessage = {
     "subject": { "type": "string" },
     "queue_id": { "type": "string" },
     "local_id": { "type": "string" },
-    "read_by_sender": { "type": "boolean" }
+    "read_by_sender": { "type": "boolean" },
+    "widget_content": { "type": "string" }
   },
   "required": ["type", "content"]
 } as const;

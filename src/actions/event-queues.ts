@@ -36,6 +36,7 @@ function capabilities(raw: Record<string, unknown>): QueueCapabilities {
     userAvatarUrlFieldOptional: flag('user_avatar_url_field_optional'),
     includeDeactivatedGroups: flag('include_deactivated_groups'),
     archivedChannels: flag('archived_channels'),
+    linkifierUrlTemplate: flag('linkifier_url_template'),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Editing and moving messages: content edits, topic edits and moves between channels with their permissions and time limits, the edit history, the `update_message` event and the notices. */
 import { notifyAfterCommit } from './notification-decision.js';
+import { topicLinksOf } from '../queries/linkifiers.js';
 import { checkGroupMentions } from './message-send.js';
 import { planEdit, type EditRequest, type PropagateMode } from '../domain/message-edit.js';
 import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
@@ -231,7 +232,7 @@ function updateMessageEvent(write: EditWrite): Record<string, unknown> {
     if (newChannel) event.new_stream_id = newChannel.id;
     if (newTopic !== undefined) {
       event.subject = newTopic;
-      event.topic_links = [];
+      event.topic_links = topicLinksOf(write.services, newTopic);
     }
   }
   return event;

@@ -3,6 +3,7 @@
  * topic's bookkeeping, automatic topic visibility, and the message event for every recipient.
  * Used by POST /messages and by the notification bot (moderation reports).
  */
+import { checkWidgetContent, widgetFromContent, widgetSubmessageContent, type WidgetStart } from '../domain/widgets.js';
 import { relinkUploads } from './attachment-links.js';
 import { mentionCandidates, mentionFlags, mentionsOf, type Mentions } from '../domain/mentions.js';
 import { mayMentionGroup } from '../domain/group-permissions.js';
@@ -46,6 +47,8 @@ export interface OutgoingMessage {
   /** Local echo: the sending client's queue and its id for the message. */
   queueId?: string;
   localId?: string;
+  /** The widget the message starts (a `/poll`, a `/todo`, a bot's zform): its first submessage. */
+  widget?: WidgetStart;
 }
 
 /** The format message events are stored in; queues derive their own variant from it. */
@@ -84,6 +87,10 @@ export function writeMessage(services: Services, tx: Transaction, out: OutgoingM
   const { destination } = out;
   const placed = destination.type === 'stream' ? placeInChannel(services, tx, out, destination, arrival) : placeInConversation(services, tx, out, destination, arrival);
   const { record } = placed;
+  if (out.widget) {
+    const submessageId = services.counters.nextRealmId(services.org.id, 'submessage', tx);
+    record.submessages = [{ id: submessageId, senderId: out.sender.id, msgType: 'widget', content: widgetSubmessageContent(out.widget) }];
+  }
   services.messages.save(record, tx);
   services.messages.index(record, placed.key, tx);
   relinkUploads(services, tx, record.id, out.sender, record.renderedContent);
@@ -241,6 +248,8 @@ export interface SendRequest {
   queueId?: string;
   localId?: string;
   readBySender?: boolean;
+  /** A bot's `widget_content` (JSON text), checked as Zulip does. */
+  widgetContent?: string;
 }
 
 /** Zulip's check_user_group_mention_allowed: every group mentioned (not silently) by `sender` allows it. */
@@ -292,7 +301,9 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
     destination = { type: 'private', participants };
   }
   checkGroupMentions(services, sender, rendered.mentionedGroupIds);
+  const widget = request.widgetContent !== undefined ? checkWidgetContent(request.widgetContent) : widgetFromContent(content);
   return {
+    widget,
     sender,
     client,
     readBySender: request.readBySender ?? defaultReadBySender(client),

@@ -19,5 +19,6 @@ export function sendMessage(services: Services, request: Request<typeof schemas.
     queueId: p.queue_id,
     localId: p.local_id,
     readBySender: p.read_by_sender,
+    widgetContent: p.widget_content,
   });
 }

@@ -20,6 +20,9 @@ import * as reactions from './reactions.js';
 import * as flags from './flags.js';
 import * as reports from './reports.js';
 import * as events from './events.js';
+import * as messageTools from './message-tools.js';
+import * as linkifiers from './linkifiers.js';
+import * as submessages from './submessages.js';
 import * as presence from './presence.js';
 import * as typing from './typing.js';
 import * as subscriptionSettings from './subscription-settings.js';
@@ -267,6 +270,19 @@ export const ROUTES: readonly RouteEntry[] = [
   // Incoming webhooks (the bot's key is the `api_key` parameter, checked by the view)
   route('POST',   '/external/slack_incoming',             webhooks.slackIncoming,                           schemas.slackIncomingWebhook,         'none', { raw: true }),
   route('POST',   '/external/github',                     webhooks.github,                                  schemas.githubWebhook,                'none', { raw: true }),
+  // Message tools: preview, narrow checks, edit typing (issue 24, part C)
+  route('POST',   '/messages/render',                     messageTools.renderMessage,                       schemas.renderMessage,                'user'),
+  route('GET',    '/messages/matches_narrow',             messageTools.checkMessagesMatchNarrow,            schemas.checkMessagesMatchNarrow,     'user'),
+  route('POST',   '/messages/{message_id:int}/typing',    typing.setTypingStatusForMessageEdit,             schemas.setTypingStatusForMessageEdit, 'user'),
+  route('POST',   '/submessage',                          submessages.processSubmessage,                    schemas.processSubmessage,            'user'),
+  // Linkifiers and code playgrounds (issue 24, part C)
+  route('GET',    '/realm/linkifiers',                    linkifiers.getLinkifiers,                         schemas.getLinkifiers,                'user'),
+  route('PATCH',  '/realm/linkifiers',                    linkifiers.reorderLinkifiers,                     schemas.reorderLinkifiers,            'user'),
+  route('POST',   '/realm/filters',                       linkifiers.addLinkifier,                          schemas.addLinkifier,                 'user'),
+  route('PATCH',  '/realm/filters/{filter_id:int}',       linkifiers.updateLinkifier,                       schemas.updateLinkifier,              'user'),
+  route('DELETE', '/realm/filters/{filter_id:int}',       linkifiers.removeLinkifier,                       schemas.removeLinkifier,              'user'),
+  route('POST',   '/realm/playgrounds',                   linkifiers.addCodePlayground,                     schemas.addCodePlayground,            'user'),
+  route('DELETE', '/realm/playgrounds/{playground_id:int}', linkifiers.removeCodePlayground,                schemas.removeCodePlayground,         'user'),
 ];
 
 /** Routes outside /api/v1, their paths from the root: the files themselves, as Zulip serves them. */

@@ -73,6 +73,7 @@ export function planEdit(request: EditRequest, facts: EditFacts): EditPlan {
     throw badRequest('General chat cannot be marked as resolved');
   }
   if (streamId !== undefined && request.content !== undefined) throw badRequest('Cannot change message content while changing channel');
+  if (request.content !== undefined && (record.submessages?.length ?? 0) > 0) throw badRequest('Widgets cannot be edited.');
   if (request.prevContentSha256 !== undefined && request.prevContentSha256 !== createHash('sha256').update(record.content).digest('hex')) {
     throw new ApiError('EXPECTATION_MISMATCH', "'prev_content_sha256' value does not match the expected value.", 400, { field_name: 'prev_content_sha256' });
   }

@@ -1,4 +1,5 @@
 /** Message records, per-user message flags as a bitfield, and their API names. */
+import type { SubmessageRecord } from './widgets.js';
 
 export interface ReactionRecord {
   emojiName: string;
@@ -45,6 +46,8 @@ export interface MessageRecord {
   explicit?: true;
   reactions: ReactionRecord[];
   editHistory: EditRecord[];
+  /** Widget submessages (polls, todo lists), oldest first; absent when there are none. */
+  submessages?: SubmessageRecord[];
 }
 
 /**

@@ -245,34 +245,3 @@ function checkCombination(terms: readonly Term[]): void {
   const dmTerms = terms.some((t) => !t.negated && (t.kind === 'dm' || t.kind === 'dm-including' || t.kind === 'group-dm-with' || (t.kind === 'is' && t.what === 'dm')));
   if (channelTerms && dmTerms) throw badNarrow('No message can be both a channel message and direct message');
 }
-
-/** Zulip's simple search: every word must appear (as a word prefix) in the text; quoted phrases as substrings. */
-export interface SearchQuery {
-  words: string[];
-  phrases: string[];
-}
-
-const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with']);
-
-export function parseSearch(query: string): SearchQuery {
-  const phrases: string[] = [];
-  const rest = query.replace(/"([^"]*)"/g, (_, phrase: string) => {
-    if (phrase.trim()) phrases.push(phrase.trim().toLowerCase());
-    return ' ';
-  });
-  const words = rest.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((w) => w && !STOP_WORDS.has(w));
-  return { words, phrases };
-}
-
-/** Words of a text for search: lowercased runs of letters, digits and underscores. */
-export function searchWords(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
-}
-
-export function matchesSearch(search: SearchQuery, plainText: string): boolean {
-  const lower = plainText.toLowerCase();
-  for (const phrase of search.phrases) if (!lower.includes(phrase)) return false;
-  if (search.words.length === 0) return true;
-  const words = searchWords(plainText);
-  return search.words.every((w) => words.some((candidate) => candidate.startsWith(w)));
-}

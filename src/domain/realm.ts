@@ -5,6 +5,7 @@ import { gravatarHash } from './avatar.js';
 import { escapeText } from './html.js';
 import type { ProfileFieldRecord } from './profile-fields.js';
 import type { RealmExportRecord } from './realm-export.js';
+import type { LinkifierRecord, PlaygroundRecord } from './linkifiers.js';
 
 export interface RealmRecord {
   id: number;
@@ -21,6 +22,10 @@ export interface RealmRecord {
   settings: RealmSettings;
   /** Custom profile fields (absent until the first is created). */
   profileFields?: readonly ProfileFieldRecord[];
+  /** Linkifiers in the order they apply (absent until the first is added). */
+  linkifiers?: readonly LinkifierRecord[];
+  /** Code playgrounds, oldest first (absent until the first is added). */
+  playgrounds?: readonly PlaygroundRecord[];
   /** Data exports, oldest first (absent until the first is asked for). */
   exports?: readonly RealmExportRecord[];
   /** Channel folders (absent until the first is created). */

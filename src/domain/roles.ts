@@ -59,3 +59,6 @@ export function ownDeactivationError(self: { role: Role; isBot: boolean }, activ
   if (self.role === Role.OWNER && !self.isBot && ownerCount <= 1) return { entity: 'organization owner', isLastOwner: true };
   return undefined;
 }
+
+/** Zulip's `require_realm_admin`: its refusal for a role below administrator. */
+export const realmAdminError = (role: Role): string | undefined => (isAdmin(role) ? undefined : 'Must be an organization administrator');

@@ -42,3 +42,28 @@ export function followsWhenMentioned(user: Pick<UserRecord, 'isBot' | 'settings'
   if (user.isBot || !settingValue(user, 'automatically_follow_topics_where_mentioned')) return false;
   return current !== VisibilityPolicy.MUTED && current !== VisibilityPolicy.FOLLOWED;
 }
+
+/** What participating (not by sending) in a topic depends on. */
+export interface ParticipationFacts {
+  /** The user's current policy for the topic. */
+  current: number;
+  subscribed: boolean;
+  channelMuted: boolean;
+}
+
+/**
+ * The policy taking part in a topic otherwise than by sending (a submessage: Zulip's
+ * do_add_submessage) gives the user's topic: only for settings "on participation", and only
+ * ever raising it (a followed topic stays followed); undefined for no change.
+ */
+export function participationPolicy(user: Pick<UserRecord, 'isBot' | 'settings'>, { current, subscribed, channelMuted }: ParticipationFacts): number | undefined {
+  if (user.isBot || !subscribed) return undefined;
+  const follow = settingValue(user, 'automatically_follow_topics_policy') as number;
+  const unmute = settingValue(user, 'automatically_unmute_topics_in_muted_streams_policy') as number;
+  if (follow !== FOLLOW_ON_PARTICIPATION && unmute !== FOLLOW_ON_PARTICIPATION) return undefined;
+  let candidate: number | undefined;
+  if (follow === FOLLOW_ON_PARTICIPATION) candidate = VisibilityPolicy.FOLLOWED;
+  else if (channelMuted && unmute === FOLLOW_ON_PARTICIPATION) candidate = VisibilityPolicy.UNMUTED;
+  if (candidate === undefined || candidate === current || current === VisibilityPolicy.FOLLOWED) return undefined;
+  return candidate;
+}

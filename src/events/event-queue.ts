@@ -24,6 +24,8 @@ export interface QueueCapabilities {
   includeDeactivatedGroups?: boolean;
   /** Knows archived channels (`archived_channels`): archiving is an update, not a deletion (absent before it existed). */
   archivedChannels?: boolean;
+  /** Takes linkifiers with URL templates (absent in descriptors written before it existed). */
+  linkifierUrlTemplate?: boolean;
 }
 
 /** What is persisted about a queue, so that it can be rebuilt after a restart. */

@@ -60,6 +60,8 @@ export function acceptsEvent(d: QueueDescriptor, event: Record<string, unknown>,
   if (type === 'delete_message' && typeof event.for_bulk_message_deletion === 'boolean') return event.for_bulk_message_deletion === d.capabilities.bulkMessageDeletion;
   // Archiving and unarchiving a channel: an update for queues that know archived channels, a deletion or creation for the others.
   if (type === 'stream' && typeof event.for_archived_channels === 'boolean') return event.for_archived_channels === (d.capabilities.archivedChannels === true);
+  // Linkifiers hold URL templates since feature level 176: only for clients that say they read them.
+  if (type === 'realm_linkifiers' && d.capabilities.linkifierUrlTemplate !== true) return false;
   // Clients that take the `user_settings` object get `user_settings` events, not the legacy ones.
   if ((type === 'update_display_settings' || type === 'update_global_notifications') && d.capabilities.userSettingsObject) return false;
   if (type === 'message' && d.narrow.length > 0) return messageMatches(d.narrow, event.message as Record<string, unknown>, flags ?? 0);

@@ -3,6 +3,7 @@
  * channels the author may read), uploaded images' previews and custom emoji, bound to one
  * organization; and the renderer that services offer (`services.render`).
  */
+import { compiledLinkifiers } from '../domain/linkifiers.js';
 import type { SubscriptionBook } from '../actors/subscription-book.js';
 import { canAccessContent, type ChannelRecord } from '../domain/channel-record.js';
 import { renderMarkdown, type MarkdownContext, type RenderedMessage } from '../domain/markdown/index.js';
@@ -63,6 +64,7 @@ export function markdownRenderer(
   const context: MarkdownContext = {
     ...markdownContext(org, (channel) => author === undefined || canAccessContent(author, channel, subscriptions.isSubscribed(author.id, channel.id))),
     uploadPreview: (pathId) => attachments.byPathId(pathId)?.image,
+    linkifiers: () => compiledLinkifiers(org.realm.linkifiers),
     realmEmoji: (name) => {
       const emoji = realmEmoji.activeByName(name);
       return emoji && { id: String(emoji.id), name: emoji.name, url: emojiUrl(org.id, emoji.fileName) };

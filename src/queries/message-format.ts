@@ -1,10 +1,12 @@
 /** The message objects of the API (GET /messages, message events), built from records for one viewer. */
+import { submessageObject } from '../domain/widgets.js';
 import { avatarUrlFor } from '../domain/avatar.js';
 import { flagList, isMeMessage, type EditRecord, type MessageRecord } from '../domain/messages.js';
 import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
 import { topicResolutionChange } from '../domain/topics.js';
 import { apiEmail, EmailVisibility, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import { topicLinksOf } from './linkifiers.js';
 
 export interface MessageFormat {
   applyMarkdown: boolean;
@@ -94,10 +96,10 @@ export function formatMessage(services: Services, record: MessageRecord, viewerI
     timestamp: record.timestamp,
     client: record.client,
     subject: record.type === 'stream' ? (record.topic === '' && !format.allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic) : '',
-    topic_links: [],
+    topic_links: record.type === 'stream' ? topicLinksOf(services, record.topic!) : [],
     is_me_message: isMeMessage(record.content),
     reactions: record.reactions.map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId })),
-    submessages: [],
+    submessages: (record.submessages ?? []).map((s) => submessageObject(record.id, s)),
     ...senderFields(services, record.senderId, format.clientGravatar),
     sender_realm_str: services.org.realm.stringId,
     display_recipient: displayRecipient(services, record),

@@ -5,7 +5,7 @@
  * remaining terms. Only the ranges' keys and the candidate messages are read.
  */
 import { badRequest } from '../domain/errors.js';
-import { HISTORICAL_FLAGS, LARGER_THAN_MAX_MESSAGE_ID, type MessageRecord } from '../domain/messages.js';
+import { Flag, HISTORICAL_FLAGS, LARGER_THAN_MAX_MESSAGE_ID, type MessageRecord } from '../domain/messages.js';
 import type { Term } from '../domain/narrow.js';
 import { messageMuted, narrowMatches, type NarrowReader } from '../domain/narrow-predicate.js';
 import { isGuest } from '../domain/roles.js';
@@ -165,12 +165,16 @@ export class MessageQuery {
     }
   }
 
-  /** The oldest unread message in the narrow, outside muted channels and topics (unless a DM narrow), or undefined. */
+  /**
+   * The oldest unread message in the narrow, outside muted channels and topics (unless a DM
+   * narrow), or undefined. The candidate range holds every unread message but also read ones
+   * (rows read ahead of the mark, the sender's own messages), so each one's flags decide.
+   */
   async firstUnread(): Promise<number | undefined> {
     const dmNarrow = this.terms.some((t) => !t.negated && (t.kind === 'dm' || (t.kind === 'is' && t.what === 'dm')));
     for await (const id of this.services.messages.ids(unreadCandidatesRange(this.services, this.viewer.id), { reverse: false })) {
       const found = this.candidate(id);
-      if (found && (dmNarrow || !this.muted(found.record))) return id;
+      if (found && (found.flags & Flag.read) === 0 && (dmNarrow || !this.muted(found.record))) return id;
     }
     return undefined;
   }

@@ -2,6 +2,7 @@
 import { realmEmojiState } from './realm-emoji.js';
 import { realmBotsState } from './bots.js';
 import { INCOMING_WEBHOOK_INTEGRATIONS } from '../domain/webhooks/integrations.js';
+import { linkifierState } from './linkifiers.js';
 import { newestMessageId } from './message-state.js';
 import { inRealmGroupSetting, maySubscribeOthers } from '../domain/permissions.js';
 import { VisibilityPolicy } from '../domain/topic-visibility.js';
@@ -191,11 +192,9 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('realm_emoji')) state.realm_emoji = realmEmojiState(services);
   if (want('realm_bot')) state.realm_bots = realmBotsState(services, user);
   if (want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = INCOMING_WEBHOOK_INTEGRATIONS;
+  Object.assign(state, linkifierState(services, want, request.capabilities));
   // Features not built yet report their empty state, so clients start cleanly.
   const empty: Record<string, [string, unknown][]> = {
-    realm_linkifiers: [['realm_linkifiers', []]],
-    realm_filters: [['realm_filters', []]],
-    realm_playgrounds: [['realm_playgrounds', []]],
     realm_domains: [['realm_domains', []]],
     onboarding_steps: [['onboarding_steps', []]],
     default_stream_groups: [['realm_default_stream_groups', []]],

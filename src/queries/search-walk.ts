@@ -52,9 +52,9 @@ function textPlan(services: Services, text: SearchText, scope: string | undefine
 }
 
 /** Zulip's `match_content` and `match_subject`: the message HTML and topic with the matched words highlighted. */
-export function searchHighlights(services: Services, plan: SearchPlan, html: string, topic: string): { match_content: string; match_subject: string } {
+export function searchHighlights(services: Services, plan: SearchPlan | undefined, html: string, topic: string): { match_content: string; match_subject: string } {
   const topicHtml = escapeHtml(topic);
-  const marked = plan.empty ? undefined : services.search.matcher.highlight(plan.highlightQuery, html, topicHtml);
+  const marked = !plan || plan.empty ? undefined : services.search.matcher.highlight(plan.highlightQuery, html, topicHtml);
   return { match_content: marked?.content ?? html, match_subject: marked?.topic ?? topicHtml };
 }
 

@@ -6,7 +6,7 @@ import type { Transaction } from './transaction.js';
 /** Ids handed out server-wide: organizations, and messages (whose ids grow with time across the server). */
 export type ServerCounter = 'realm' | 'message';
 /** Ids handed out within one organization. */
-export type RealmCounter = 'user' | 'group' | 'channel' | 'recipient' | 'event' | 'scheduled_message' | 'draft' | 'saved_snippet' | 'profile_field' | 'invite' | 'multiuse_invite' | 'outbox' | 'attachment' | 'realm_emoji' | 'channel_folder' | 'realm_export' | 'push_job';
+export type RealmCounter = 'user' | 'group' | 'channel' | 'recipient' | 'event' | 'scheduled_message' | 'draft' | 'saved_snippet' | 'profile_field' | 'invite' | 'multiuse_invite' | 'outbox' | 'attachment' | 'realm_emoji' | 'channel_folder' | 'realm_export' | 'push_job' | 'linkifier' | 'playground' | 'submessage';
 
 export class Counters {
   private readonly values = new Map<string, number>();

@@ -321,6 +321,71 @@ function botRows(method: HttpMethod, route: string, build: (id: number) => RowRe
 }
 const adminsOnlyOr = (admins: Outcome, others: Outcome) => outcomes((c) => (ADMINS.includes(c) ? admins : others));
 const PRESENCE_MISSING: Outcome = { status: 400, code: 'BAD_REQUEST' };
+let linkifierCount = 0;
+const newLinkifier = () => ({ pattern: `MX${++linkifierCount}-(?P<id>[0-9]+)`, url_template: 'https://tracker.example.com/{id}' });
+const newPlayground = () => ({ name: `Matrix playground ${++linkifierCount}`, pygments_language: 'Python', url_template: 'https://play.example.com/?code={code}' });
+
+/** Issue 24, part C: message tools, submessages, linkifiers and code playgrounds. */
+const ISSUE_24C_ROWS: MatrixRow[] = [
+  // A preview renders as the caller; nothing is stored.
+  { method: 'POST', route: '/messages/render', target: '-', request: () => ({ path: '/messages/render', params: { content: 'a **matrix** preview' } }), expect: everyone(OK) },
+  // Which of some messages match a narrow: those the caller did not receive are left out, never refused.
+  ...MESSAGE_TARGETS.map((target): MatrixRow => ({
+    method: 'GET',
+    route: '/messages/matches_narrow',
+    target: `${target} message`,
+    request: (fx, caller) => ({ path: '/messages/matches_narrow', params: { msg_ids: [existingMessage(fx, caller, target)], narrow: [] } }),
+    expect: everyone(OK),
+  })),
+  // Typing an edit: only who may edit the message's content.
+  ...messageRows(
+    'POST',
+    '/messages/{message_id:int}/typing',
+    (id) => ({ path: `/messages/${id}/typing`, params: { op: 'start' } }),
+    (c, target) => (authorOf(c, target) ? OK : bad("You don't have permission to edit this message")),
+    true,
+  ),
+  // A submessage on a message one may read: the message's sender attaches the first.
+  ...messageRows(
+    'POST',
+    '/submessage',
+    (id) => ({ path: '/submessage', params: { message_id: id, msg_type: 'widget', content: '{"type": "vote", "key": "canned,0", "vote": 1}' } }),
+    (c, target) => (authorOf(c, target) ? OK : bad('You cannot attach a submessage to this message.')),
+    true,
+  ),
+  // Linkifiers and code playgrounds: anyone reads them, administrators change them.
+  { method: 'GET', route: '/realm/linkifiers', target: '-', request: () => ({ path: '/realm/linkifiers' }), expect: everyone(OK) },
+  { method: 'POST', route: '/realm/filters', target: '-', request: () => ({ path: '/realm/filters', params: newLinkifier() }), expect: adminsOnly(NOT_ADMIN) },
+  {
+    method: 'PATCH',
+    route: '/realm/filters/{filter_id:int}',
+    target: 'a linkifier',
+    request: async (fx) => ({ path: `/realm/filters/${(await fx.created('desdemona', '/realm/filters', newLinkifier())).id}`, params: newLinkifier() }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'DELETE',
+    route: '/realm/filters/{filter_id:int}',
+    target: 'a linkifier',
+    request: async (fx) => ({ path: `/realm/filters/${(await fx.created('desdemona', '/realm/filters', newLinkifier())).id}` }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+  {
+    method: 'PATCH',
+    route: '/realm/linkifiers',
+    target: 'an order naming an unknown linkifier',
+    request: () => ({ path: '/realm/linkifiers', params: { ordered_linkifier_ids: [999999] } }),
+    expect: outcomes((c) => (ADMINS.includes(c) ? bad('The ordered list must enumerate all existing linkifiers exactly once') : NOT_ADMIN)),
+  },
+  { method: 'POST', route: '/realm/playgrounds', target: '-', request: () => ({ path: '/realm/playgrounds', params: newPlayground() }), expect: adminsOnly(NOT_ADMIN) },
+  {
+    method: 'DELETE',
+    route: '/realm/playgrounds/{playground_id:int}',
+    target: 'a playground',
+    request: async (fx) => ({ path: `/realm/playgrounds/${(await fx.created('desdemona', '/realm/playgrounds', newPlayground())).id}` }),
+    expect: adminsOnly(NOT_ADMIN),
+  },
+];
 
 export const MATRIX: MatrixRow[] = [
   // Authentication and public routes: credentials are not looked at.
@@ -818,4 +883,5 @@ export const MATRIX: MatrixRow[] = [
   rootRow({ method: 'GET', route: '/user_avatars/exports/{realm_id}/{token}/{file}', target: 'an export that does not exist', request: () => ({ path: '/user_avatars/exports/1/none/zulip-export-none.tar.gz' }), expect: outcomes((c) => (ADMINS.includes(c) ? { status: 404 } : { status: 403 }), { deactivated: { status: 401 }, wrongKey: { status: 401 }, none: { status: 401 } }) }),
   // Video calls: no BigBlueButton server in the test's configuration.
   { method: 'GET', route: '/calls/bigbluebutton/create', target: '-', request: () => ({ path: '/calls/bigbluebutton/create', params: { meeting_name: 'matrix' } }), expect: everyone(bad('BigBlueButton is not configured.')) },
+  ...ISSUE_24C_ROWS,
 ];

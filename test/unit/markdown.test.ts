@@ -166,13 +166,16 @@ test('code and quotes: no mentions in code, silenced mentions in quotes', async 
 test('fenced code blocks', async (t) => {
   t.equal(
     html('Hamlet said:\n~~~~.python \ndef speak(self):\n    x = 1\n~~~~'),
-    '<p>Hamlet said:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code>def speak(self):\n    x = 1\n</code></pre></div>',
+    '<p>Hamlet said:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code>' +
+      '<span class="k">def</span> <span class="nf">speak</span><span class="p">(</span><span class="bp">self</span><span class="p">):</span>\n' +
+      '    <span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>',
   );
   t.equal(
     html('``` inventedlanguage\nx = 1\n```'),
     '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>x = 1\n</code></pre></div>',
   );
-  t.equal(html('```js\nx\n```'), '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>x\n</code></pre></div>');
+  t.equal(html('```js\nx\n```'), '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code><span class="nx">x</span>\n</code></pre></div>');
+  t.equal(html('```text\nx = 1\n```'), '<div class="codehilite" data-code-language="Text only"><pre><span></span><code>x = 1\n</code></pre></div>', 'plain text: no tokens');
   t.equal(
     html('Hamlet once said\n~~~~\ndef func():\n    x = 1\n\n    y = 2\t\t\n~~~~\nAnd all was good.'),
     '<p>Hamlet once said</p>\n<div class="codehilite"><pre><span></span><code>def func():\n    x = 1\n\n    y = 2\n</code></pre></div>\n<p>And all was good.</p>',
@@ -196,7 +199,8 @@ test('quote and spoiler fences', async (t) => {
   );
   t.equal(
     html('```quote\nShe wrote:\n```python\nx = 1\n```\nend\n```'),
-    '<blockquote>\n<p>She wrote:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code>x = 1\n</code></pre></div>\n<p>end</p>\n</blockquote>',
+    '<blockquote>\n<p>She wrote:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code>' +
+      '<span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</code></pre></div>\n<p>end</p>\n</blockquote>',
     'a fence inside a quote does not close it',
   );
   t.equal(

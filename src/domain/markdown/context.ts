@@ -1,6 +1,7 @@
 /** What rendering reads (the organization's names) and what it reports (mentions), carried through markdown-it's env. */
 import type { Env } from 'markdown-it';
 import type { ImageInfo } from '../uploads.js';
+import type { CompiledLinkifier } from '../linkifiers.js';
 
 export interface MarkdownContext {
   /** Active users by exact full name (match case-insensitively) and by id. */
@@ -14,6 +15,8 @@ export interface MarkdownContext {
   realmEmoji?(name: string): { id: string; name: string; url: string } | undefined;
   /** An uploaded image's size and frames by path id, when the file is an image (its preview is shown). */
   uploadPreview?(pathId: string): ImageInfo | undefined;
+  /** The organization's linkifiers, compiled, in the order they apply. */
+  linkifiers?(): readonly CompiledLinkifier[];
 }
 
 export interface RenderedMessage {

@@ -2,6 +2,7 @@
 import type { RendererRule, StateBlock } from 'markdown-it';
 import { codeLanguageName } from './code-languages.js';
 import { escapeAttribute, escapeHighlightedCode, escapeText } from './html.js';
+import { highlightCode } from './highlight.js';
 
 /** Zulip's fence line: the fence, then an optional language (`.py`, `{js}`) and a header (for spoilers). */
 const FENCE = /^(~{3,}|`{3,})[ ]*(?:\{?\.?([a-zA-Z0-9_+\-./#]+)[ ]*([^ ~`][^~`]*)?\}?)?$/;
@@ -138,8 +139,9 @@ function codeBlockHtml(code: string, language: string): string {
     return `<div class="codehilite"><pre><span></span><code>${escapeHighlightedCode(code)}\n</code></pre></div>\n`;
   }
   // Zulip re-serialises a block with a language through lxml, which unescapes the quotes again.
-  const name = escapeAttribute(codeLanguageName(language));
-  return `<div class="codehilite" data-code-language="${name}"><pre><span></span><code>${escapeText(code)}\n</code></pre></div>\n`;
+  const lexer = codeLanguageName(language);
+  const body = highlightCode(code, language, lexer) ?? escapeText(code);
+  return `<div class="codehilite" data-code-language="${escapeAttribute(lexer)}"><pre><span></span><code>${body}\n</code></pre></div>\n`;
 }
 
 export const renderFence: RendererRule = (tokens, idx) => codeBlockHtml(tokens[idx].content, tokens[idx].info);

@@ -21,6 +21,8 @@ import { groupMentionRule, userMentionRule } from './mentions.js';
 import { inlineWithQuoteDepth } from './quotes.js';
 import { timeRule } from './time.js';
 import { INLINE_IMAGE_TOKEN, inlineImagesRule, renderInlineImages } from './inline-images.js';
+import { linkifierRule, topicLinks as linkifyTopic } from './linkifiers.js';
+import type { CompiledLinkifier } from '../linkifiers.js';
 
 export type { MarkdownContext, RenderedMessage } from './context.js';
 
@@ -33,6 +35,8 @@ function createMarkdownIt(): Markdown {
   md.core.ruler.at('inline', inlineWithQuoteDepth);
   md.core.ruler.after('linkify', 'zulip_empty_link_text', emptyLinkTextRule);
   md.core.ruler.after('zulip_empty_link_text', 'zulip_inline_images', inlineImagesRule);
+  // Last, on text as it will be shown: linkifiers never reach into links, code or mentions.
+  md.core.ruler.push('zulip_linkifiers', linkifierRule);
 
   md.inline.ruler.at('backticks', codeSpanRule);
   md.inline.ruler.at('strikethrough', strikethroughRule);
@@ -83,4 +87,10 @@ export function renderMarkdown(content: string, context: MarkdownContext): Rende
   // Zulip joins blocks with newlines but ends without one.
   result.html = withoutTrailingNewlines(md.render(content, newEnv({ context, result, quoted: false })));
   return result;
+}
+
+/** A topic's `topic_links`: the linkifiers' matches, then the plain URLs the renderer would link. */
+export function topicLinks(topic: string, linkifiers: readonly CompiledLinkifier[]): { text: string; url: string }[] {
+  if (topic === '') return [];
+  return linkifyTopic(topic, linkifiers, (text) => (md.linkify.match(text) ?? []).map((m) => ({ index: m.index, text: m.raw, url: normalizeLink(m.url) })));
 }
