@@ -30,6 +30,11 @@ import { writeBackup } from './store/backup.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
+import { WebAssets } from './http/web-assets.js';
+import { fileURLToPath } from 'node:url';
+
+/** The built web client (`npm run build:web`): dist/public beside this file's dist/src. */
+const WEB_CLIENT_DIR = fileURLToPath(new URL('../public/', import.meta.url));
 
 export interface StartOptions {
   clock?: Clock;
@@ -86,6 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
   const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db });
   const perSecond = () => clock.now() / 1000;
+  const webClient = WebAssets.load(WEB_CLIENT_DIR);
   const front = new HttpFront<UserRecord>({
     uws,
     routes,
@@ -105,6 +111,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     health: healthCheck(services),
     staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
     pages,
+    webAsset: webClient ? (path, headers) => webClient.answer(path, headers) : undefined,
   });
   const port = await front.listen(config.host, config.port);
   const metricsEndpoint = metrics && (await serveMetrics(metrics, config.host, config.metricsPort!, logger));

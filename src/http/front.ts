@@ -18,6 +18,7 @@ import { rateLimitHit, type RateDecision, type RateLimiter } from './rate-limit.
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 import { Router, type HttpMethod, type Match } from './router.js';
 import type { ParamValidator } from './validation.js';
+import type { WebAnswer, WebRequestHeaders } from './web-assets.js';
 
 const API_PREFIX = '/api/v1';
 const METHODS = new Set<HttpMethod>(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -128,6 +129,8 @@ export interface FrontOptions<P> {
   staticResource?: (path: string) => StaticResource | undefined;
   /** Pages outside /api/v1; their errors are answered as HTML. */
   pages?: PageRoute[];
+  /** The web client's files and pages (web-assets.ts), asked for GETs nothing else serves. */
+  webAsset?: (path: string, headers: WebRequestHeaders) => WebAnswer | undefined;
 }
 
 /** A public file held in memory, served with validators so that clients cache it. */
@@ -296,6 +299,11 @@ export class HttpFront<P> implements DeferredWriter {
       return;
     }
     const match = inApi ? this.router.match(path) : this.rootRouter.match(path);
+    if (!match && !inApi && (method === 'GET' || method === 'HEAD') && this.options.webAsset) {
+      const headers = { accept: req.getHeader('accept'), acceptEncoding: req.getHeader('accept-encoding'), ifNoneMatch: req.getHeader('if-none-match') };
+      const asset = this.options.webAsset(url, headers);
+      if (asset) return this.answerAfterBody(ex, asset.status, asset.body, asset.headers);
+    }
     if (!match) throw new ApiError('NOT_FOUND', 'Not Found', 404);
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;
@@ -450,7 +458,7 @@ export class HttpFront<P> implements DeferredWriter {
     return [errorBody(error), error.headers];
   }
 
-  private answerAfterBody(ex: Exchange, status: number, body: string, headers: Record<string, string>): void {
+  private answerAfterBody(ex: Exchange, status: number, body: string | Buffer, headers: Record<string, string>): void {
     if (!ex.bodyPending) {
       this.write(ex, status, body, headers);
       return;

@@ -1,0 +1,96 @@
+/** The left column: views (all, mentions, starred, drafts), channels with unread counts and topics (muted dimmed), direct message conversations, people. */
+import type { App } from '../app/app.js';
+import { channelNarrow, dmNarrow, narrowKey, term, type Narrow } from '../state/narrow.js';
+import { dmKey } from '../state/types.js';
+import { topicKey } from '../state/unread.js';
+import { Lock, PresenceDot } from './Avatar.js';
+
+function Count({ n, label }: { n: number | undefined; label: string }) {
+  return n ? <span class="count" aria-label={`${n} unread ${label}`}>{n}</span> : null;
+}
+
+export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: Narrow | 'settings' | 'admin') => void; view: string }) {
+  app.revision.value;
+  const counts = app.unread.counts((id) => app.isMuted(id));
+  const current = app.narrow.value;
+  const currentKey = view === 'feed' ? narrowKey(current) : '';
+  const currentChannel = term(current, 'channel');
+  const currentTopic = term(current, 'topic');
+  const subs = [...app.subscriptions.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name));
+  const link = (narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls = '') => (
+    <a href="#" class={`nav-link ${cls}${narrowKey(narrow) === currentKey ? ' current' : ''}`} aria-current={narrowKey(narrow) === currentKey ? 'page' : undefined}
+      onClick={(e) => (e.preventDefault(), onNavigate(narrow))}>
+      <span class="label">{label}</span>
+      {extra}
+    </a>
+  );
+  const dms = recentDms(app);
+  return (
+    <nav class="sidebar" aria-label="Channels and conversations">
+      <ul class="views">
+        <li>{link([], 'Combined feed', <Count n={counts.total} label="messages" />)}</li>
+        <li>{link([{ operator: 'is', operand: 'mentioned' }], 'Mentions', <Count n={counts.mentions} label="mentions" />)}</li>
+        <li>{link([{ operator: 'is', operand: 'starred' }], 'Starred')}</li>
+      </ul>
+      <h2>Channels</h2>
+      <ul class="channels">
+        {subs.map((s) => {
+          const open = currentChannel?.operand === s.stream_id;
+          if (open && !app.topics.has(s.stream_id)) void app.loadTopics(s.stream_id);
+          return (
+            <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
+              {link(channelNarrow(s.stream_id), <>{s.invite_only ? <Lock /> : '#'} {s.name}</>, <Count n={counts.channels.get(s.stream_id)} label={`in ${s.name}`} />, 'channel')}
+              <span class="swatch" style={{ background: s.color }} aria-hidden="true" />
+              {open && (
+                <ul class="topics">
+                  {(app.topics.get(s.stream_id) ?? []).slice(0, 30).map((t) => (
+                    <li key={t.name} class={currentTopic?.operand === t.name ? 'current' : ''}>
+                      {link(channelNarrow(s.stream_id, t.name), t.name || 'general chat', <Count n={counts.topics.get(topicKey(s.stream_id, t.name))} label={`in ${t.name}`} />, 'topic')}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <h2>Direct messages</h2>
+      <ul class="dms">
+        {dms.map((ids) => (
+          <li key={dmKey(ids)}>
+            {link(dmNarrow(ids), ids.length === 1 && ids[0] === app.selfId ? 'Notes to self' : ids.map((id) => app.userName(id)).join(', '), <Count n={counts.dms.get(dmKey(ids))} label="direct messages" />)}
+          </li>
+        ))}
+      </ul>
+      <h2>People</h2>
+      <ul class="people">
+        {[...app.users.values()].filter((u) => u.is_active !== false && !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name)).map((u) => (
+          <li key={u.user_id}>{link(dmNarrow([u.user_id]), u.full_name, <PresenceDot app={app} userId={u.user_id} />)}</li>
+        ))}
+      </ul>
+      <ul class="views bottom">
+        <li><a href="#" class={view === 'settings' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('settings'))}>Settings</a></li>
+        {app.isAdmin() && <li><a href="#" class={view === 'admin' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('admin'))}>Organization</a></li>}
+      </ul>
+    </nav>
+  );
+}
+
+/** Conversations with unread messages first, then those registered as recent, then those seen since. */
+function recentDms(app: App): number[][] {
+  const seen = new Map<string, { ids: number[]; latest: number }>();
+  const note = (ids: number[], latest: number) => {
+    const key = dmKey(ids);
+    const known = seen.get(key);
+    if (!known || known.latest < latest) seen.set(key, { ids, latest });
+  };
+  for (const c of (app.registration?.recent_private_conversations as { user_ids: number[]; max_message_id: number }[]) ?? []) {
+    note(c.user_ids.length ? c.user_ids : [app.selfId], c.max_message_id);
+  }
+  for (const m of app.messages.byId.values()) {
+    if (m.type !== 'private' || typeof m.display_recipient === 'string') continue;
+    const ids = m.display_recipient.map((r) => r.id).filter((id) => id !== app.selfId);
+    note(ids.length ? ids.sort((a, b) => a - b) : [app.selfId], m.id);
+  }
+  return [...seen.values()].sort((a, b) => b.latest - a.latest).slice(0, 20).map((c) => c.ids);
+}
