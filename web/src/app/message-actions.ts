@@ -30,9 +30,8 @@ export async function sendMessage(app: App, to: Destination, content: string): P
       ? { type: 'stream', to: to.streamId, topic: to.topic, content }
       : { type: 'direct', to: JSON.stringify(to.userIds), content };
   try {
-    await app.api.post('/messages', { ...params, queue_id: app.queue.queueId || undefined, local_id: app.queue.queueId ? echo.local_id : undefined });
-    // Without a queue no event names the echo: the next fetch brings the message.
-    if (!app.queue.queueId) app.messages.dropEcho(echo.local_id!);
+    const answer = await app.api.post<{ id: number }>('/messages', { ...params, queue_id: app.queue.queueId || undefined, local_id: app.queue.queueId ? echo.local_id : undefined });
+    app.messages.confirmEcho(echo.local_id!, answer.id);
   } catch (error) {
     app.messages.failEcho(echo.local_id!);
     app.fail(error);

@@ -34,6 +34,8 @@ export class MessageStore {
   private readonly lists = new Map<string, MessageList>();
   /** Local echoes by the `local_id` they were sent with. */
   private readonly echoes = new Map<string, number>();
+  /** Echoes the server acknowledged (its id → the local id) whose event has not arrived yet. */
+  private readonly acknowledged = new Map<number, string>();
   private echoCount = 0;
 
   constructor(private readonly selfId: number) {}
@@ -47,6 +49,7 @@ export class MessageStore {
     this.byId.clear();
     this.lists.clear();
     this.echoes.clear();
+    this.acknowledged.clear();
   }
 
   /** Adds a page from GET /messages to the narrow's list (older pages, newer pages, or the first). */
@@ -67,6 +70,12 @@ export class MessageStore {
   /** A message event: stored, placed in every list it matches whose newest end is loaded; replaces its echo. */
   addLive(message: Message, flags: readonly string[], localId?: string): void {
     if (localId !== undefined) this.dropEcho(localId);
+    // An event without the local id (another queue's, or a queue lost and restored) still replaces an acknowledged echo.
+    const acknowledged = this.acknowledged.get(message.id);
+    if (acknowledged !== undefined) {
+      this.acknowledged.delete(message.id);
+      this.dropEcho(acknowledged);
+    }
     if (this.byId.has(message.id)) return;
     const stored: Message = { ...message, flags: [...flags], reactions: message.reactions ?? [] };
     this.byId.set(stored.id, stored);
@@ -96,13 +105,14 @@ export class MessageStore {
     if (echo) this.byId.set(echo.id, { ...echo, failed: true });
   }
 
-  /** The echo's message, once the server acknowledged it: if its event has not come yet, the id is known now. */
+  /**
+   * The server acknowledged the echo's message with its id. Its event replaces the echo, whichever
+   * comes first: if the message is here already, the echo goes now.
+   */
   confirmEcho(localId: string, messageId: number): void {
-    const echoId = this.echoes.get(localId);
-    if (echoId === undefined) return;
-    const echo = this.byId.get(echoId)!;
-    this.dropEcho(localId);
-    if (!this.byId.has(messageId)) this.addLive({ ...echo, id: messageId, local_id: undefined }, ['read']);
+    if (!this.echoes.has(localId)) return;
+    if (this.byId.has(messageId)) this.dropEcho(localId);
+    else this.acknowledged.set(messageId, localId);
   }
 
   dropEcho(localId: string): void {
