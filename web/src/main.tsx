@@ -32,6 +32,13 @@ function Root() {
   }, [credentials]);
 
   useEffect(() => applyTheme(app), [app, app?.revision.value]);
+  useEffect(() => {
+    // "Automatic" follows the system's scheme as it changes.
+    const media = matchMedia('(prefers-color-scheme: dark)');
+    const follow = () => applyTheme(app);
+    media.addEventListener('change', follow);
+    return () => media.removeEventListener('change', follow);
+  }, [app]);
 
   if (!credentials) {
     return <Login onSignedIn={(c) => (saveSession(c), setCredentials(c))} />;

@@ -9,11 +9,12 @@ import { EventQueue, type Registration } from '../state/event-queue.js';
 import { MessageStore } from '../state/messages.js';
 import { apiNarrow, narrowKey, type Narrow } from '../state/narrow.js';
 import type { Message, ServerEvent, Subscription, User } from '../state/types.js';
-import { Unread, documentTitle, type UnreadSeed } from '../state/unread.js';
+import { Unread, type UnreadCounts, type UnreadSeed } from '../state/unread.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
 
 export const PAGE_SIZE = 100;
+const PRESENCE_EVERY_MS = 60_000;
 
 export interface RealmInfo {
   name: string;
@@ -56,6 +57,8 @@ export class App {
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
   private pendingRead = new Set<number>();
+  private presenceTimer: ReturnType<typeof setInterval> | undefined;
+  private countsCache: UnreadCounts | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly credentials: Credentials & { userId: number }, private readonly signOut: () => void) {
@@ -77,6 +80,8 @@ export class App {
   }
 
   start(): void {
+    this.reportPresence();
+    this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
     this.queue.run().catch((error: unknown) => {
       if (error instanceof ApiFailure && error.status === 401) this.signOut();
       else this.fail(error);
@@ -85,11 +90,24 @@ export class App {
 
   stop(): void {
     this.queue.stop();
+    clearInterval(this.presenceTimer);
+  }
+
+  /** Others see this person active while the page is in front of them, idle otherwise (Zulip's client reports every minute). */
+  private reportPresence(): void {
+    const status = document.visibilityState === 'visible' ? 'active' : 'idle';
+    this.api.post('/users/me/presence', { status, slim_presence: true }).catch(() => {});
   }
 
   changed(): void {
+    this.countsCache = undefined;
     this.revision.value++;
-    document.title = documentTitle(this.unread.counts((id) => this.isMuted(id)).total, '', this.realm.name);
+  }
+
+  /** Unread counts, computed once per change (the sidebar, the title and the shortcuts share them). */
+  counts(): UnreadCounts {
+    this.countsCache ??= this.unread.counts((id) => this.isMuted(id));
+    return this.countsCache;
   }
 
   fail(error: unknown): void {

@@ -6,6 +6,7 @@ import { channelNarrow, dmNarrow } from '../state/narrow.js';
 import type { FeedRow } from '../state/feed.js';
 import type { Message, Reaction } from '../state/types.js';
 import { sanitize } from './sanitize.js';
+import { highlightCode } from './highlight.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { glyphOf } from '../app/emoji.js';
 import { editMessage, deleteMessage, toggleReaction, toggleStar } from '../app/message-actions.js';
@@ -45,6 +46,7 @@ export function MessageRow({ app, row, onReply }: { app: App; row: Extract<FeedR
     resolveUploads(app.api, content.current);
     localTimes(content.current);
     emojiGlyphs(content.current);
+    highlightCode(content.current);
   }, [html, editing]);
   const own = m.sender_id === app.selfId;
   const unread = app.unread.has(m.id);

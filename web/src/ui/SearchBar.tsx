@@ -25,7 +25,8 @@ export function resolveNames(app: App, narrow: Narrow): Narrow {
 export function SearchBar({ app, onSearch, inputRef }: { app: App; onSearch: (narrow: Narrow) => void; inputRef: preact.RefObject<HTMLInputElement> }) {
   const narrow = app.narrow.value;
   const [text, setText] = useState('');
-  useEffect(() => setText(describe(app, narrow)), [narrow]);
+  // Again once registered: channel ids then have names.
+  useEffect(() => setText(describe(app, narrow)), [narrow, app.subscriptions]);
   return (
     <form role="search" class="search" onSubmit={(e) => (e.preventDefault(), onSearch(resolveNames(app, parseSearch(text))))}>
       <input ref={inputRef} type="search" aria-label="Search messages" placeholder="Search (channel: topic: sender: is: has: words)" value={text}

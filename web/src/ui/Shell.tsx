@@ -58,7 +58,7 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
   const narrow = app.narrow.value;
   const place = view === 'feed' ? placeName(app, narrow) : view === 'settings' ? 'Settings' : 'Organization';
   useEffect(() => {
-    document.title = documentTitle(app.unread.counts((id) => app.isMuted(id)).total, place, app.realm.name);
+    document.title = documentTitle(app.counts().total, place, app.realm.name);
   });
   const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
 
