@@ -36,6 +36,8 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     modulePreload: { polyfill: false },
+    // Brotli at its best quality takes a few seconds: known, and not worth a warning on every build.
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
   plugins: [precompress()],
   server: { proxy: { '/api': 'http://127.0.0.1:9991', '/user_uploads': 'http://127.0.0.1:9991' } },
