@@ -2,7 +2,7 @@
 import { dmKey, dmUserIds, type Message } from './types.js';
 
 export type FeedRow =
-  | { kind: 'header'; key: string; conversation: Conversation; date: number }
+  | { kind: 'header'; key: string; conversation: Conversation; date: number; firstId: number }
   | { kind: 'message'; key: string; message: Message; continued: boolean };
 
 export type Conversation = { type: 'channel'; streamId: number; topic: string } | { type: 'dm'; userIds: number[] };
@@ -28,7 +28,7 @@ export function feedRows(messages: readonly Message[], selfId: number): FeedRow[
     const conversation = conversationOf(message, selfId);
     const key = conversationKey(conversation);
     if (key !== lastKey) {
-      rows.push({ kind: 'header', key: `h${message.id}`, conversation, date: message.timestamp });
+      rows.push({ kind: 'header', key: `h${message.id}`, conversation, date: message.timestamp, firstId: message.id });
       lastKey = key;
       last = undefined;
     }

@@ -8,6 +8,7 @@ export function Admin({ app }: { app: App }) {
   app.revision.value;
   const [name, setName] = useState(app.realm.name);
   const [description, setDescription] = useState(app.realm.description);
+  useEffect(() => (setName(app.realm.name), setDescription(app.realm.description)), [app.realm]);
   const [emails, setEmails] = useState('');
   const [invites, setInvites] = useState<{ id: number; email: string; expiry_date: number | null }[]>([]);
   const [done, setDone] = useState('');

@@ -184,6 +184,8 @@ export function Compose({ app }: { app: App }) {
 
 /** Direct message recipients: chosen people as chips, more added by name or email. */
 function Recipients({ app }: { app: App }) {
+  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
+  app.revision.value;
   const [query, setQuery] = useState('');
   const matches = query ? rank([...app.users.values()].filter((u) => u.is_active !== false && !compose.dmTo.value.includes(u.user_id)), query, (u) => u.full_name, 6) : [];
   const add = (id: number) => {

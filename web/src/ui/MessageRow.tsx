@@ -9,7 +9,7 @@ import { sanitize } from './sanitize.js';
 import { highlightCode } from './highlight.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { glyphOf } from '../app/emoji.js';
-import { editMessage, deleteMessage, toggleReaction, toggleStar } from '../app/message-actions.js';
+import { editMessage, deleteMessage, moveTopic, toggleReaction, toggleStar } from '../app/message-actions.js';
 import { Avatar, Lock } from './Avatar.js';
 
 export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRow, { kind: 'header' }> }) {
@@ -21,6 +21,13 @@ export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRo
         <a href="#" class="conv-channel" onClick={(e) => (e.preventDefault(), app.go(channelNarrow(c.streamId)))}>{app.subscriptions.get(c.streamId)?.invite_only && <Lock />}#{app.channelName(c.streamId)}</a>
         <span aria-hidden="true"> › </span>
         <a href="#" class="conv-topic" onClick={(e) => (e.preventDefault(), app.go(channelNarrow(c.streamId, c.topic)))}>{c.topic || 'general chat'}</a>
+        {Number.isInteger(row.firstId) && (
+          <button type="button" class="rename-topic" aria-label={`Rename topic ${c.topic}`} title="Rename (move) this topic"
+            onClick={() => {
+              const topic = prompt('New topic name', c.topic);
+              if (topic !== null && topic.trim() && topic !== c.topic) void moveTopic(app, row.firstId, topic.trim());
+            }}>✎</button>
+        )}
         <time class="conv-date">{new Date(row.date * 1000).toLocaleDateString()}</time>
       </div>
     );

@@ -1,5 +1,5 @@
 /** Personal settings: name, avatar, status, theme, notifications; and subscriptions (subscribe, create, colour, mute, pin). */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { askNotificationPermission } from '../app/notify.js';
 
@@ -7,6 +7,7 @@ export function Settings({ app }: { app: App }) {
   app.revision.value;
   const me = app.user(app.selfId);
   const [name, setName] = useState(me?.full_name ?? '');
+  useEffect(() => setName(me?.full_name ?? ''), [me?.full_name]);
   const [status, setStatus] = useState('');
   const [saved, setSaved] = useState('');
   const run = (what: string, request: Promise<unknown>) =>
@@ -62,6 +63,8 @@ export function Settings({ app }: { app: App }) {
 }
 
 function Subscriptions({ app }: { app: App }) {
+  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
+  app.revision.value;
   const [newName, setNewName] = useState('');
   const property = (streamId: number, name: string, value: unknown) =>
     app.api.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property: name, value }] }).catch((e) => app.fail(e));
