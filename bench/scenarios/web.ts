@@ -5,6 +5,7 @@
  * acknowledgement, and the page's memory after scrolling back through those 10,000 messages.
  * Times are taken in the page (performance.now at the DOM change, seen by a MutationObserver).
  */
+import { cpus, loadavg } from 'node:os';
 import type { Page } from 'playwright-core';
 import { browserMissing, launchChromium } from '../../test/helpers/browser.js';
 import { startParley } from '../lib/processes.js';
@@ -22,7 +23,11 @@ declare const document: {
   querySelectorAll(selector: string): { length: number };
   body: unknown;
 };
-declare const performance: { now(): number; timeOrigin: number; getEntriesByType(type: string): { name: string; encodedBodySize: number; initiatorType: string }[] };
+declare const performance: {
+  now(): number;
+  timeOrigin: number;
+  getEntriesByType(type: string): { name: string; encodedBodySize: number; startTime: number; responseEnd: number }[];
+};
 declare const MutationObserver: new (callback: () => void) => { observe(target: unknown, options: Record<string, boolean>): void; disconnect(): void };
 declare const localStorage: { setItem(key: string, value: string): void };
 
@@ -75,6 +80,13 @@ export const web: Scenario = {
       await page.goto(`/channel/${first.id}`, { waitUntil: 'commit' });
       const firstShown = await whenShown(page, 'article.message', '');
       const shipped = await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js')).reduce((sum, r) => sum + r.encodedBodySize, 0));
+      // Where the cold load's time went: the script, register, the first page of messages.
+      const breakdown = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => ({ name: r.name, start: r.startTime, end: r.responseEnd, bytes: r.encodedBodySize })));
+      const step = (part: string) => {
+        const entry = breakdown.find((r) => r.name.includes(part));
+        return entry ? `${part.split('/').pop()} ${round(entry.start)}–${round(entry.end)} ms (${round(entry.bytes / 1024)} KB)` : `${part}: not seen`;
+      };
+      const timeline = ['/assets/index-', '/api/v1/register', '/api/v1/messages'].map(step).join('; ');
       const loads = [firstShown];
       for (let i = 0; i < 4; i++) {
         await page.goto(`/channel/${first.id}`, { waitUntil: 'commit' });
@@ -158,6 +170,8 @@ export const web: Scenario = {
           `navigation: from navigation start to the first message in the DOM; switch: from the click to the new channel's first message in the DOM`,
           `scrolled back through ${BIG_CHANNEL_MESSAGES} messages in ${round(scrollSeconds)} s (pages of 100); ${loaded} message elements in the DOM at the end (virtualised), ${nodes} DOM nodes`,
           `loads: ${loads.map((v) => round(v)).join(', ')} ms; switches: ${switches.map((v) => round(v)).join(', ')} ms`,
+          `the cold load, from navigation start: ${timeline}; first message in the DOM at ${round(firstShown)} ms`,
+          `machine load average during the run: ${loadavg().map((v) => round(v)).join(', ')} on ${cpus().length} cores`,
         ],
       };
     } finally {

@@ -94,3 +94,16 @@ export async function rawContent(app: App, id: number): Promise<string> {
   const answer = await app.api.get<{ raw_content?: string; message?: { content: string } }>(`/messages/${id}`, { apply_markdown: false });
   return answer.raw_content ?? answer.message?.content ?? '';
 }
+
+/** Schedules a message; the notice to show, or undefined when it failed (the error is reported). */
+export async function scheduleMessage(app: App, to: Destination, content: string, at: Date): Promise<string | undefined> {
+  const when = Math.floor(at.getTime() / 1000);
+  const params = to.type === 'channel' ? { type: 'stream', to: to.streamId, topic: to.topic } : { type: 'direct', to: JSON.stringify(to.userIds) };
+  try {
+    await app.api.post('/scheduled_messages', { ...params, content, scheduled_delivery_timestamp: when });
+    return `Scheduled for ${at.toLocaleString()}`;
+  } catch (error) {
+    app.fail(error);
+    return undefined;
+  }
+}

@@ -1,7 +1,7 @@
 /** The compose box: destination (channel and topic, or people), Markdown text with autocompletion, file upload by paste or drop, send, schedule, drafts. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
-import { sendMessage, typingNotice, type Destination } from '../app/message-actions.js';
+import { scheduleMessage, sendMessage, typingNotice, type Destination } from '../app/message-actions.js';
 import { applyCandidate, channelSyntax, mentionSyntax, rank, tokenAt, type Candidate } from '../state/autocomplete.js';
 import { compose } from './compose-state.js';
 import { emojiChoices } from './EmojiPicker.js';
@@ -57,63 +57,26 @@ export function Compose({ app }: { app: App }) {
   };
 
   const send = async () => {
-    const to = destination();
-    const content = compose.text.value.trim();
-    if (!to || !content) return;
-    if (to.type === 'channel' && !to.topic && app.registration?.realm_mandatory_topics) return setNotice('Choose a topic');
-    compose.text.value = '';
-    setNotice('');
-    typingNotice(app, to, 'stop');
     lastTyping.current = 0;
-    dropDraft(app);
-    if (scheduleAt) {
-      const at = Math.floor(new Date(scheduleAt).getTime() / 1000);
-      const params = to.type === 'channel' ? { type: 'stream', to: to.streamId, topic: to.topic } : { type: 'direct', to: JSON.stringify(to.userIds) };
-      try {
-        await app.api.post('/scheduled_messages', { ...params, content, scheduled_delivery_timestamp: at });
-        setNotice(`Scheduled for ${new Date(at * 1000).toLocaleString()}`);
-        setScheduleAt('');
-      } catch (error) {
-        compose.text.value = content;
-        app.fail(error);
-      }
-      return;
-    }
-    await sendMessage(app, to, content);
+    const outcome = await submit(app, scheduleAt);
+    if (outcome !== undefined) setNotice(outcome);
+    if (outcome?.startsWith('Scheduled')) setScheduleAt('');
   };
 
-  const upload = async (files: FileList | File[]) => {
-    for (const file of Array.from(files)) {
-      setUploading((n) => n + 1);
-      try {
-        const answer = await app.api.upload(file);
-        const link = `[${file.name}](${answer.url})`;
-        const at = area.current?.selectionStart ?? compose.text.value.length;
-        const before = compose.text.value.slice(0, at);
-        setText(`${before}${before && !before.endsWith('\n') ? ' ' : ''}${link}${compose.text.value.slice(at)}`, at + link.length + 1);
-      } catch (error) {
-        app.fail(error);
-      } finally {
-        setUploading((n) => n - 1);
-      }
-    }
-  };
+  const upload = (files: FileList | File[]) =>
+    uploadFiles(app, files, setUploading, (link) => {
+      const at = area.current?.selectionStart ?? compose.text.value.length;
+      const before = compose.text.value.slice(0, at);
+      setText(`${before}${before && !before.endsWith('\n') ? ' ' : ''}${link}${compose.text.value.slice(at)}`, at + link.length + 1);
+    });
 
+  const choose = (c: Candidate) => {
+    const next = applyCandidate(text, menu.token!, c.insert);
+    setChosen(0);
+    setText(next.text, next.caret);
+  };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (menu.list.length && menu.token) {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-        e.preventDefault();
-        setChosen((c) => (c + (e.key === 'ArrowDown' ? 1 : menu.list.length - 1)) % menu.list.length);
-        return;
-      }
-      if (e.key === 'Enter' || e.key === 'Tab') {
-        e.preventDefault();
-        const next = applyCandidate(text, menu.token, menu.list[Math.min(chosen, menu.list.length - 1)]!.insert);
-        setChosen(0);
-        setText(next.text, next.caret);
-        return;
-      }
-    }
+    if (menuKey(e, menu.list, chosen, setChosen, choose)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void send();
@@ -132,11 +95,94 @@ export function Compose({ app }: { app: App }) {
     }
   };
 
-  const subs = [...app.subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <form class="compose" aria-label="Compose" onSubmit={(e) => (e.preventDefault(), void send())}
       onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); if (e.dataTransfer?.files.length) void upload(e.dataTransfer.files); }}>
-      <div class="compose-to">
+      <ComposeTo app={app} />
+      <div class="compose-box">
+        <textarea ref={area} aria-label="Message" placeholder="Message (Markdown; @ mention, : emoji, # channel; paste or drop files)" value={text}
+          onInput={onInput} onKeyDown={onKeyDown} onClick={(e) => setCaret(e.currentTarget.selectionStart)}
+          onPaste={(e) => { if (e.clipboardData?.files.length) { e.preventDefault(); void upload(e.clipboardData.files); } }}
+          aria-autocomplete="list" aria-controls="compose-menu" aria-expanded={menu.list.length > 0} />
+        <Menu list={menu.list} chosen={chosen} onChoose={choose} />
+      </div>
+      <Actions scheduleAt={scheduleAt} setScheduleAt={setScheduleAt} busy={uploading > 0} notice={notice} onFiles={(files) => void upload(files)} />
+    </form>
+  );
+}
+
+/** Sends (or schedules) what is written to the destination; the notice to show, if any. */
+async function submit(app: App, scheduleAt: string): Promise<string | undefined> {
+  const to = destination();
+  const content = compose.text.value.trim();
+  if (!to || !content) return undefined;
+  if (to.type === 'channel' && !to.topic && app.registration?.realm_mandatory_topics) return 'Choose a topic';
+  compose.text.value = '';
+  typingNotice(app, to, 'stop');
+  dropDraft(app);
+  if (!scheduleAt) {
+    await sendMessage(app, to, content);
+    return '';
+  }
+  const scheduled = await scheduleMessage(app, to, content, new Date(scheduleAt));
+  if (!scheduled) compose.text.value = content;
+  return scheduled;
+}
+
+/** Under the text: attach, schedule, what is going on, send. */
+function Actions(p: { scheduleAt: string; setScheduleAt: (v: string) => void; busy: boolean; notice: string; onFiles: (files: FileList) => void }) {
+  return (
+      <div class="compose-actions">
+        <label class="file-button">
+          Attach<input type="file" multiple aria-label="Attach files" onChange={(e) => e.currentTarget.files && p.onFiles(e.currentTarget.files)} />
+        </label>
+        <label class="schedule">
+          Send at <input type="datetime-local" aria-label="Schedule for" value={p.scheduleAt} onInput={(e) => p.setScheduleAt(e.currentTarget.value)} />
+        </label>
+        {p.busy && <span role="status">Uploading…</span>}
+        {p.notice && <span role="status">{p.notice}</span>}
+        <button type="submit" class="primary">{p.scheduleAt ? 'Schedule' : 'Send'}</button>
+      </div>
+  );
+}
+
+/** Arrow keys move through the menu, Enter or Tab chooses; true when the key was the menu's. */
+function menuKey(e: KeyboardEvent, list: Candidate[], chosen: number, setChosen: (f: (c: number) => number) => void, choose: (c: Candidate) => void): boolean {
+  if (list.length === 0) return false;
+  if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+    e.preventDefault();
+    setChosen((c) => (c + (e.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length);
+    return true;
+  }
+  if (e.key === 'Enter' || e.key === 'Tab') {
+    e.preventDefault();
+    choose(list[Math.min(chosen, list.length - 1)]!);
+    return true;
+  }
+  return false;
+}
+
+/** Uploads files one by one, each linked into the text when it is stored. */
+async function uploadFiles(app: App, files: FileList | File[], count: (change: (n: number) => number) => void, insert: (link: string) => void): Promise<void> {
+  for (const file of Array.from(files)) {
+    count((n) => n + 1);
+    try {
+      const answer = await app.api.upload(file);
+      insert(`[${file.name}](${answer.url})`);
+    } catch (error) {
+      app.fail(error);
+    } finally {
+      count((n) => n - 1);
+    }
+  }
+}
+
+/** Where the message goes: a channel and topic, or people. */
+function ComposeTo({ app }: { app: App }) {
+  app.revision.value;
+  const subs = [...app.subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <div class="compose-to">
         <select aria-label="Message type" value={compose.mode.value} onChange={(e) => (compose.mode.value = e.currentTarget.value as 'channel' | 'dm')}>
           <option value="channel">Channel</option>
           <option value="dm">Direct message</option>
@@ -152,33 +198,19 @@ export function Compose({ app }: { app: App }) {
         ) : (
           <Recipients app={app} />
         )}
-      </div>
-      <div class="compose-box">
-        <textarea ref={area} aria-label="Message" placeholder="Message (Markdown; @ mention, : emoji, # channel; paste or drop files)" value={text}
-          onInput={onInput} onKeyDown={onKeyDown} onClick={(e) => setCaret(e.currentTarget.selectionStart)}
-          onPaste={(e) => { if (e.clipboardData?.files.length) { e.preventDefault(); void upload(e.clipboardData.files); } }}
-          aria-autocomplete="list" aria-controls="compose-menu" aria-expanded={menu.list.length > 0} />
-        {menu.list.length > 0 && (
-          <ul class="autocomplete" id="compose-menu" role="listbox">
-            {menu.list.map((c, i) => (
-              <li role="option" aria-selected={i === chosen} class={i === chosen ? 'chosen' : ''} key={c.insert}
-                onMouseDown={(e) => { e.preventDefault(); const next = applyCandidate(text, menu.token!, c.insert); setText(next.text, next.caret); }}>{c.label}</li>
-            ))}
-          </ul>
-        )}
-      </div>
-      <div class="compose-actions">
-        <label class="file-button">
-          Attach<input type="file" multiple aria-label="Attach files" onChange={(e) => e.currentTarget.files && void upload(e.currentTarget.files)} />
-        </label>
-        <label class="schedule">
-          Send at <input type="datetime-local" aria-label="Schedule for" value={scheduleAt} onInput={(e) => setScheduleAt(e.currentTarget.value)} />
-        </label>
-        {uploading > 0 && <span role="status">Uploading…</span>}
-        {notice && <span role="status">{notice}</span>}
-        <button type="submit" class="primary">{scheduleAt ? 'Schedule' : 'Send'}</button>
-      </div>
-    </form>
+    </div>
+  );
+}
+
+/** The autocompletion menu under the caret's token. */
+function Menu({ list, chosen, onChoose }: { list: Candidate[]; chosen: number; onChoose: (c: Candidate) => void }) {
+  if (list.length === 0) return null;
+  return (
+    <ul class="autocomplete" id="compose-menu" role="listbox">
+      {list.map((c, i) => (
+        <li role="option" aria-selected={i === chosen} class={i === chosen ? 'chosen' : ''} key={c.insert} onMouseDown={(e) => (e.preventDefault(), onChoose(c))}>{c.label}</li>
+      ))}
+    </ul>
   );
 }
 

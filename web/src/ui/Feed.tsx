@@ -4,6 +4,7 @@ import type { App } from '../app/app.js';
 import { feedRows, type FeedRow } from '../state/feed.js';
 import { narrowKey } from '../state/narrow.js';
 import { useVirtualizer } from './virtual.js';
+import type { Virtualizer } from '@tanstack/virtual-core';
 import { ConversationHeader, MessageRow } from './MessageRow.js';
 
 const NEAR_TOP_PX = 400;
@@ -49,6 +50,8 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
     if (atBottom.current) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [rows]);
 
+  const markVisible = useReadOnSight(app, scroller, virtualizer, rows);
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
@@ -60,30 +63,6 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
     }
     markVisible();
   };
-
-  const markVisible = () => {
-    const el = scroller.current;
-    if (!el || document.visibilityState !== 'visible') return;
-    const top = el.scrollTop;
-    const bottom = top + el.clientHeight;
-    const seen: number[] = [];
-    for (const item of virtualizer.getVirtualItems()) {
-      const row = rows[item.index];
-      if (row?.kind === 'message' && item.start < bottom && item.end > top && Number.isInteger(row.message.id)) seen.push(row.message.id);
-    }
-    if (seen.length) app.markSeen(seen);
-  };
-
-  useEffect(() => {
-    markVisible();
-    const again = () => markVisible();
-    document.addEventListener('visibilitychange', again);
-    window.addEventListener('focus', again);
-    return () => {
-      document.removeEventListener('visibilitychange', again);
-      window.removeEventListener('focus', again);
-    };
-  });
 
   const items = virtualizer.getVirtualItems();
   return (
@@ -103,4 +82,30 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
       </div>
     </div>
   );
+}
+
+/** Messages on screen in a visible tab become read: after each render, on scroll, and when the tab comes back. */
+function useReadOnSight(app: App, scroller: { current: HTMLDivElement | null }, virtualizer: Virtualizer<HTMLDivElement, Element>, rows: FeedRow[]): () => void {
+  const markVisible = () => {
+    const el = scroller.current;
+    if (!el || document.visibilityState !== 'visible') return;
+    const top = el.scrollTop;
+    const bottom = top + el.clientHeight;
+    const seen: number[] = [];
+    for (const item of virtualizer.getVirtualItems()) {
+      const row = rows[item.index];
+      if (row?.kind === 'message' && item.start < bottom && item.end > top && Number.isInteger(row.message.id)) seen.push(row.message.id);
+    }
+    if (seen.length) app.markSeen(seen);
+  };
+  useEffect(() => {
+    markVisible();
+    document.addEventListener('visibilitychange', markVisible);
+    window.addEventListener('focus', markVisible);
+    return () => {
+      document.removeEventListener('visibilitychange', markVisible);
+      window.removeEventListener('focus', markVisible);
+    };
+  });
+  return markVisible;
 }
