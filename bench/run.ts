@@ -25,8 +25,9 @@ import { send } from './scenarios/send.js';
 import { sendWide } from './scenarios/send-wide.js';
 import { startup } from './scenarios/startup.js';
 import { users } from './scenarios/users.js';
+import { web } from './scenarios/web.js';
 
-const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search];
+const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search, web];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 /** The commit measured, with `+changes` when the code in the work tree differs from it. */

@@ -36,6 +36,11 @@ import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
 import { checkStartupSpace } from './store/store-fault.js';
+import { WebAssets } from './http/web-assets.js';
+import { fileURLToPath } from 'node:url';
+
+/** The built web client (`npm run build:web`): dist/public beside this file's dist/src. */
+const WEB_CLIENT_DIR = fileURLToPath(new URL('../public/', import.meta.url));
 
 export interface StartOptions {
   clock?: Clock;
@@ -106,6 +111,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
   const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db, droppedLogLines: () => droppedLogLines(logger) });
   const perSecond = () => clock.now() / 1000;
+  const webClient = WebAssets.load(WEB_CLIENT_DIR);
   const front = new HttpFront<UserRecord>({
     uws,
     routes,
@@ -126,11 +132,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
     pages,
     clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, config.trustedProxies),
+    webAsset: webClient ? (path, headers) => webClient.answer(path, headers) : undefined,
   });
   const { port, metricsEndpoint } = await listenOrAbandon(front, metrics, config, logger, async () => {
     // Nothing was served: what started stops, and the database closes, before the error is told.
     await Promise.all([services.scheduler.stop(), housekeeping.stop(), queues.close()]);
     actors.stopAll();
+    await services.search.close();
     await db.close();
   });
   const control = await openControlChannel(

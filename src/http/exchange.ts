@@ -179,7 +179,7 @@ export class Exchanges implements DeferredWriter {
   }
 
   /** An answer decided before the body was read: written once the client has sent it (see DRAIN_LIMIT_BYTES). */
-  answerAfterBody(ex: Exchange, status: number, body: string, headers: Record<string, string>): void {
+  answerAfterBody(ex: Exchange, status: number, body: string | Buffer, headers: Record<string, string>): void {
     if (!ex.bodyPending) {
       this.write(ex, status, body, headers);
       return;

@@ -22,6 +22,7 @@ import { Deferred, type HandlerResult } from '../shared/handler-result.js';
 import { METHODS, Router, type HttpMethod } from './router.js';
 import { serveStatic, STATIC_PREFIX, type StaticResource } from './static-files.js';
 import type { ParamValidator } from './validation.js';
+import type { WebAnswer, WebRequestHeaders } from './web-assets.js';
 
 export type { BodyLimit } from './body-reader.js';
 export type { PageAnswer, PageRequest, PageRoute } from './pages.js';
@@ -110,6 +111,8 @@ export interface FrontOptions<P> {
   staticResource?: (path: string) => StaticResource | undefined;
   /** Pages outside /api/v1; their errors are answered as HTML. */
   pages?: PageRoute[];
+  /** The web client's files and pages (web-assets.ts), asked for GETs nothing else serves. */
+  webAsset?: (path: string, headers: WebRequestHeaders) => WebAnswer | undefined;
   /** The client's address for per-address limits, from the peer's and X-Forwarded-For (see domain/ip-ranges). */
   clientAddress?: (peer: string, forwardedFor: string) => string;
 }
@@ -262,6 +265,11 @@ export class HttpFront<P> {
       return;
     }
     const match = inApi ? this.router.match(path) : this.rootRouter.match(path);
+    if (!match && !inApi && (method === 'GET' || method === 'HEAD') && this.options.webAsset) {
+      const headers = { accept: req.getHeader('accept'), acceptEncoding: req.getHeader('accept-encoding'), ifNoneMatch: req.getHeader('if-none-match') };
+      const asset = this.options.webAsset(url, headers);
+      if (asset) return this.exchanges.answerAfterBody(ex, asset.status, asset.body, asset.headers);
+    }
     if (!match) throw new ApiError('NOT_FOUND', 'Not Found', 404);
     const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;
     const compiled = METHODS.has(wanted) ? match.methods.get(wanted) : undefined;

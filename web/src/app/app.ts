@@ -1,0 +1,250 @@
+/**
+ * The signed-in client: the server's state as registered, message lists, unread counts, the
+ * current narrow, and what the person does (send, edit, react, mark read). Views read `revision`
+ * to re-render when anything here changes.
+ */
+import { batch, signal } from '@preact/signals';
+import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
+import { EventQueue, type Registration } from '../state/event-queue.js';
+import { MessageStore } from '../state/messages.js';
+import { apiNarrow, narrowKey, type Narrow } from '../state/narrow.js';
+import type { Message, ServerEvent, Subscription, User } from '../state/types.js';
+import { Unread, type UnreadCounts, type UnreadSeed } from '../state/unread.js';
+import { applyEvent } from './live.js';
+import { loadEmoji, type EmojiData } from './emoji.js';
+
+export const PAGE_SIZE = 100;
+const PRESENCE_EVERY_MS = 60_000;
+
+export interface RealmInfo {
+  name: string;
+  description: string;
+  emoji: Record<string, { id: string; name: string; source_url: string; deactivated: boolean }>;
+  /** Zulip's `realm_topics_policy` etc. are not needed here; only what the views show. */
+  maxFileUploadMb: number;
+}
+
+export interface Typist {
+  userId: number;
+  key: string;
+  until: number;
+}
+
+export class App {
+  readonly api: Api;
+  readonly selfId: number;
+  /** Bumped on every change to the state below; views subscribe by reading it. */
+  readonly revision = signal(0);
+  readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
+  readonly error = signal('');
+  readonly narrow = signal<Narrow>([]);
+  readonly loading = signal(false);
+
+  messages: MessageStore;
+  unread: Unread;
+  users = new Map<number, User>();
+  subscriptions = new Map<number, Subscription>();
+  /** Channels known but not subscribed to (for browsing). */
+  channels = new Map<number, { stream_id: number; name: string; description: string; invite_only: boolean }>();
+  topics = new Map<number, { name: string; max_id: number }[]>();
+  realm: RealmInfo = { name: 'Parley', description: '', emoji: {}, maxFileUploadMb: 25 };
+  presence = new Map<number, number>();
+  typing: Typist[] = [];
+  userSettings: Record<string, unknown> = {};
+  registration: Registration | undefined;
+  emoji: EmojiData | undefined;
+  queue: EventQueue;
+  /** Notifies (browser notifications) for new messages; set by the notifier. */
+  onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
+  private pendingRead = new Set<number>();
+  private presenceTimer: ReturnType<typeof setInterval> | undefined;
+  private countsCache: UnreadCounts | undefined;
+  private readTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(readonly credentials: Credentials & { userId: number }, private readonly signOut: () => void) {
+    this.api = new Api(credentials);
+    this.selfId = credentials.userId;
+    this.messages = new MessageStore(this.selfId);
+    this.unread = new Unread(this.selfId);
+    this.queue = new EventQueue(
+      {
+        register: () => this.api.post<Registration>('/register', REGISTER_PARAMS),
+        poll: (queueId, lastEventId, signal) => this.api.get<{ events: ServerEvent[] }>('/events', { queue_id: queueId, last_event_id: lastEventId }, signal).then((a) => a.events),
+      },
+      {
+        onRegistered: (registration, again) => this.registered(registration, again),
+        onEvents: (events) => this.applyEvents(events),
+        onStatus: (status) => (this.status.value = status),
+      },
+    );
+  }
+
+  start(): void {
+    this.reportPresence();
+    this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
+    this.queue.run().catch((error: unknown) => {
+      if (error instanceof ApiFailure && error.status === 401) this.signOut();
+      else this.fail(error);
+    });
+  }
+
+  stop(): void {
+    this.queue.stop();
+    clearInterval(this.presenceTimer);
+  }
+
+  /** Others see this person active while the page is in front of them, idle otherwise (Zulip's client reports every minute). */
+  private reportPresence(): void {
+    const status = document.visibilityState === 'visible' ? 'active' : 'idle';
+    this.api.post('/users/me/presence', { status, slim_presence: true }).catch(() => {});
+  }
+
+  changed(): void {
+    this.countsCache = undefined;
+    this.revision.value++;
+  }
+
+  /** Unread counts, computed once per change (the sidebar, the title and the shortcuts share them). */
+  counts(): UnreadCounts {
+    this.countsCache ??= this.unread.counts((id) => this.isMuted(id));
+    return this.countsCache;
+  }
+
+  fail(error: unknown): void {
+    this.error.value = error instanceof Error ? error.message : String(error);
+  }
+
+  private registered(r: Registration, again: boolean): void {
+    this.registration = r;
+    batch(() => {
+      this.messages = new MessageStore(this.selfId);
+      this.unread = new Unread(this.selfId, r.unread_msgs as UnreadSeed);
+      this.users = new Map(((r.realm_users as User[]) ?? []).map((u) => [u.user_id, u]));
+      for (const bot of (r.realm_non_active_users as User[]) ?? []) this.users.set(bot.user_id, { ...bot, is_active: false });
+      this.subscriptions = new Map(((r.subscriptions as Subscription[]) ?? []).map((s) => [s.stream_id, s]));
+      this.channels = new Map(((r.streams as { stream_id: number; name: string; description: string; invite_only: boolean }[]) ?? []).map((s) => [s.stream_id, s]));
+      this.realm = {
+        name: String(r.realm_name ?? 'Parley'),
+        description: String(r.realm_description ?? ''),
+        emoji: (r.realm_emoji as RealmInfo['emoji']) ?? {},
+        maxFileUploadMb: Number(r.max_file_upload_size_mib ?? 25),
+      };
+      this.userSettings = (r.user_settings as Record<string, unknown>) ?? {};
+      this.presence = new Map();
+      const presences = (r.presences as Record<string, { active_timestamp?: number }>) ?? {};
+      for (const [id, p] of Object.entries(presences)) this.presence.set(Number(id), p.active_timestamp ?? 0);
+      this.topics.clear();
+      this.changed();
+    });
+    if (!this.emoji && typeof r.server_emoji_data_url === 'string') loadEmoji(r.server_emoji_data_url).then((e) => ((this.emoji = e), this.changed()), () => {});
+    // After a lost queue everything is fetched again: what was missed arrives with the new pages.
+    void this.load(this.narrow.value, again);
+  }
+
+  private applyEvents(events: ServerEvent[]): void {
+    for (const event of events) applyEvent(this, event);
+    this.changed();
+  }
+
+  user(id: number): User | undefined {
+    return this.users.get(id);
+  }
+
+  userName(id: number): string {
+    return this.users.get(id)?.full_name ?? `user ${id}`;
+  }
+
+  channelName(id: number): string {
+    return this.subscriptions.get(id)?.name ?? this.channels.get(id)?.name ?? `channel ${id}`;
+  }
+
+  isMuted(streamId: number): boolean {
+    return this.subscriptions.get(streamId)?.is_muted ?? false;
+  }
+
+  isAdmin(): boolean {
+    const role = this.users.get(this.selfId)?.role;
+    return role !== undefined && role <= 200;
+  }
+
+  /** Shows a narrow; its first page is fetched unless it is loaded already. */
+  go(narrow: Narrow): void {
+    this.narrow.value = narrow;
+    if (!this.messages.list(narrow)) void this.load(narrow, false);
+    this.changed();
+  }
+
+  /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does). */
+  async load(narrow: Narrow, refresh: boolean): Promise<void> {
+    if (!this.registration) return;
+    if (!refresh && this.messages.list(narrow)) return;
+    this.loading.value = true;
+    try {
+      const page = await this.api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean }>('/messages', {
+        anchor: 'newest', num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
+      });
+      this.messages.addPage(narrow, page, 'around');
+      this.changed();
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      if (narrowKey(narrow) === narrowKey(this.narrow.value)) this.loading.value = false;
+    }
+  }
+
+  /** The page before the oldest loaded message of the current narrow. */
+  async loadOlder(): Promise<void> {
+    const narrow = this.narrow.value;
+    const list = this.messages.list(narrow);
+    if (!list || list.foundOldest || this.loading.value) return;
+    const oldest = list.ids.find((id) => Number.isInteger(id));
+    if (oldest === undefined) return;
+    this.loading.value = true;
+    try {
+      const page = await this.api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean }>('/messages', {
+        anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
+      });
+      this.messages.addPage(narrow, page, 'older');
+      this.changed();
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      this.loading.value = false;
+    }
+  }
+
+  /** Messages seen on screen become read, in batches (as Zulip's client does). */
+  markSeen(ids: readonly number[]): void {
+    for (const id of this.unread.unreadAmong(ids)) this.pendingRead.add(id);
+    if (this.pendingRead.size === 0 || this.readTimer) return;
+    this.readTimer = setTimeout(() => {
+      this.readTimer = undefined;
+      const batchIds = [...this.pendingRead];
+      this.pendingRead.clear();
+      // Shown at once; the event that follows confirms it.
+      this.unread.remove(batchIds);
+      this.messages.flag('add', 'read', batchIds);
+      this.changed();
+      this.api.post('/messages/flags', { messages: batchIds, op: 'add', flag: 'read' }).catch((e) => this.fail(e));
+    }, 150);
+  }
+
+  async loadTopics(streamId: number): Promise<void> {
+    try {
+      const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
+      this.topics.set(streamId, answer.topics);
+      this.changed();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+}
+
+/** What the client registers for: rendered HTML, full avatars, slim presence, and the capabilities it understands. */
+const REGISTER_PARAMS = {
+  apply_markdown: true,
+  client_gravatar: false,
+  slim_presence: true,
+  include_subscribers: false,
+  client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, stream_typing_notifications: true, user_settings_object: true, empty_topic_name: true },
+};

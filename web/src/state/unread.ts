@@ -1,0 +1,125 @@
+/**
+ * Unread counts: per channel, per topic, per direct message conversation, and mentions; seeded by
+ * `unread_msgs` from POST /register and kept by message, flag and deletion events.
+ */
+import { dmKey, dmUserIds, type Message } from './types.js';
+
+type Place = { kind: 'channel'; streamId: number; topic: string } | { kind: 'dm'; key: string };
+
+export interface UnreadSeed {
+  streams: { stream_id: number; topic: string; unread_message_ids: number[] }[];
+  pms: { other_user_id?: number; sender_id?: number; unread_message_ids: number[] }[];
+  huddles: { user_ids_string: string; unread_message_ids: number[] }[];
+  mentions: number[];
+}
+
+export const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
+
+export class Unread {
+  private readonly places = new Map<number, Place>();
+  private readonly mentions = new Set<number>();
+
+  constructor(private readonly selfId: number, seed?: UnreadSeed) {
+    if (!seed) return;
+    for (const s of seed.streams) for (const id of s.unread_message_ids) this.places.set(id, { kind: 'channel', streamId: s.stream_id, topic: s.topic });
+    for (const p of seed.pms) {
+      const other = p.other_user_id ?? p.sender_id ?? selfId;
+      for (const id of p.unread_message_ids) this.places.set(id, { kind: 'dm', key: dmKey([other]) });
+    }
+    for (const h of seed.huddles) {
+      const key = dmKey(h.user_ids_string.split(',').map(Number).filter((u) => u !== selfId));
+      for (const id of h.unread_message_ids) this.places.set(id, { kind: 'dm', key });
+    }
+    for (const id of seed.mentions) if (this.places.has(id)) this.mentions.add(id);
+  }
+
+  /** A new message (or one whose `read` flag was removed): unread unless its flags say read. */
+  add(message: Message, flags: readonly string[]): void {
+    if (flags.includes('read')) return;
+    this.places.set(
+      message.id,
+      message.type === 'stream'
+        ? { kind: 'channel', streamId: message.stream_id!, topic: message.subject }
+        : { kind: 'dm', key: dmKey(dmUserIds(message, this.selfId)) },
+    );
+    if (flags.some((f) => MENTION_FLAGS.includes(f))) this.mentions.add(message.id);
+  }
+
+  /** Read (or deleted): no longer counted. */
+  remove(ids: readonly number[]): void {
+    for (const id of ids) {
+      this.places.delete(id);
+      this.mentions.delete(id);
+    }
+  }
+
+  removeAll(): void {
+    this.places.clear();
+    this.mentions.clear();
+  }
+
+  /** Messages moved to another topic or channel keep their unread state in the new place. */
+  move(ids: readonly number[], streamId: number | undefined, topic: string | undefined): void {
+    for (const id of ids) {
+      const place = this.places.get(id);
+      if (place?.kind !== 'channel') continue;
+      this.places.set(id, { kind: 'channel', streamId: streamId ?? place.streamId, topic: topic ?? place.topic });
+    }
+  }
+
+  has(id: number): boolean {
+    return this.places.has(id);
+  }
+
+  /** The unread ids among `ids` (what to mark read when they are seen). */
+  unreadAmong(ids: readonly number[]): number[] {
+    return ids.filter((id) => this.places.has(id));
+  }
+
+  counts(muted: (streamId: number) => boolean = () => false): UnreadCounts {
+    const channels = new Map<number, number>();
+    const topics = new Map<string, number>();
+    const dms = new Map<string, number>();
+    let total = 0;
+    for (const place of this.places.values()) {
+      if (place.kind === 'dm') {
+        dms.set(place.key, (dms.get(place.key) ?? 0) + 1);
+        total++;
+        continue;
+      }
+      channels.set(place.streamId, (channels.get(place.streamId) ?? 0) + 1);
+      const key = topicKey(place.streamId, place.topic);
+      topics.set(key, (topics.get(key) ?? 0) + 1);
+      if (!muted(place.streamId)) total++;
+    }
+    return { channels, topics, dms, total, mentions: this.mentions.size };
+  }
+
+  /** The oldest unread topic after `from` (channel, topic), for the `n` key. */
+  nextTopic(isMuted: (streamId: number) => boolean): { streamId: number; topic: string } | undefined {
+    let best: { id: number; streamId: number; topic: string } | undefined;
+    for (const [id, place] of this.places) {
+      if (place.kind !== 'channel' || isMuted(place.streamId)) continue;
+      if (!best || id < best.id) best = { id, streamId: place.streamId, topic: place.topic };
+    }
+    return best && { streamId: best.streamId, topic: best.topic };
+  }
+}
+
+export interface UnreadCounts {
+  channels: Map<number, number>;
+  topics: Map<string, number>;
+  dms: Map<string, number>;
+  total: number;
+  mentions: number;
+}
+
+/** Topics compare without case, as Zulip's do. */
+export function topicKey(streamId: number, topic: string): string {
+  return `${streamId}\u0000${topic.toLowerCase()}`;
+}
+
+/** The tab title: the unread count first, so that it shows in a narrow tab. */
+export function documentTitle(total: number, place: string, realm: string): string {
+  return `${total > 0 ? `(${total}) ` : ''}${place ? place + ' - ' : ''}${realm}`;
+}

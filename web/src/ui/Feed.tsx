@@ -1,0 +1,111 @@
+/** The message feed of the current narrow: virtualised rows, history paging at the top, stuck to the bottom for new messages, read as seen. */
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import type { App } from '../app/app.js';
+import { feedRows, type FeedRow } from '../state/feed.js';
+import { narrowKey } from '../state/narrow.js';
+import { useVirtualizer } from './virtual.js';
+import type { Virtualizer } from '@tanstack/virtual-core';
+import { ConversationHeader, MessageRow } from './MessageRow.js';
+
+const NEAR_TOP_PX = 400;
+const NEAR_BOTTOM_PX = 80;
+
+export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) => void }) {
+  app.revision.value;
+  const narrow = app.narrow.value;
+  const key = narrowKey(narrow);
+  const list = app.messages.list(narrow);
+  const rows: FeedRow[] = useMemo(() => (list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const firstKey = useRef<string | undefined>(undefined);
+  const anchor = useRef<{ key: string; delta: number } | undefined>(undefined);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? 36 : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 8,
+  });
+
+  // A new narrow starts at its newest message.
+  useLayoutEffect(() => {
+    atBottom.current = true;
+    firstKey.current = undefined;
+  }, [key]);
+
+  // Older rows put on top keep what the reader looks at in place; new rows at the bottom are followed if the reader was there.
+  useLayoutEffect(() => {
+    if (!rows.length) return;
+    const prepended = firstKey.current !== undefined && rows[0]!.key !== firstKey.current && anchor.current;
+    firstKey.current = rows[0]!.key;
+    if (prepended && anchor.current) {
+      const index = rows.findIndex((r) => r.key === anchor.current!.key);
+      const at = index >= 0 ? virtualizer.getOffsetForIndex(index, 'start')?.[0] : undefined;
+      if (at !== undefined) virtualizer.scrollToOffset(at + anchor.current.delta);
+      anchor.current = undefined;
+      return;
+    }
+    if (atBottom.current) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows]);
+
+  const markVisible = useReadOnSight(app, scroller, virtualizer, rows);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    if (el.scrollTop < NEAR_TOP_PX && list && !list.foundOldest && !app.loading.value) {
+      const first = virtualizer.getVirtualItems().find((item) => item.end > el.scrollTop);
+      if (first) anchor.current = { key: String(first.key), delta: el.scrollTop - first.start };
+      void app.loadOlder();
+    }
+    markVisible();
+  };
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div class="feed" ref={scroller} onScroll={onScroll} role="log" aria-label="Messages" aria-live="polite" tabIndex={-1}>
+      {list && list.foundOldest && rows.length > 0 && <div class="feed-start">This is the beginning of the conversation.</div>}
+      {!list && <div class="feed-empty">Loading…</div>}
+      {list && rows.length === 0 && <div class="feed-empty">No messages here yet.</div>}
+      <div class="feed-inner" style={{ height: `${virtualizer.getTotalSize()}px` }}>
+        {items.map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div key={item.key} data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} class="feed-row" style={{ transform: `translateY(${item.start}px)` }}>
+              {row.kind === 'header' ? <ConversationHeader app={app} row={row} /> : <MessageRow app={app} row={row} onReply={onReply} />}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+/** Messages on screen in a visible tab become read: after each render, on scroll, and when the tab comes back. */
+function useReadOnSight(app: App, scroller: { current: HTMLDivElement | null }, virtualizer: Virtualizer<HTMLDivElement, Element>, rows: FeedRow[]): () => void {
+  const markVisible = () => {
+    const el = scroller.current;
+    if (!el || document.visibilityState !== 'visible') return;
+    const top = el.scrollTop;
+    const bottom = top + el.clientHeight;
+    const seen: number[] = [];
+    for (const item of virtualizer.getVirtualItems()) {
+      const row = rows[item.index];
+      if (row?.kind === 'message' && item.start < bottom && item.end > top && Number.isInteger(row.message.id)) seen.push(row.message.id);
+    }
+    if (seen.length) app.markSeen(seen);
+  };
+  useEffect(() => {
+    markVisible();
+    document.addEventListener('visibilitychange', markVisible);
+    window.addEventListener('focus', markVisible);
+    return () => {
+      document.removeEventListener('visibilitychange', markVisible);
+      window.removeEventListener('focus', markVisible);
+    };
+  });
+  return markVisible;
+}
