@@ -36,6 +36,7 @@ import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
 import { checkStartupSpace } from './store/store-fault.js';
+import { makeDirectory } from './store/directories.js';
 import { WebAssets } from './http/web-assets.js';
 import { fileURLToPath } from 'node:url';
 
@@ -68,7 +69,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   await probePort(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port)));
   if (config.metricsPort !== undefined) await probePort(config.host, config.metricsPort).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort)));
-  // A volume without room would fail inside LevelDB, or later under load: say so now (exit code 2).
+  // A directory that cannot be made is named first; then a volume without room, which would fail
+  // inside LevelDB or later under load, is said now (exit code 2).
+  await Promise.resolve(config.dataDir).then(makeDirectory).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   await checkStartupSpace(config.dataDir, config.minFreeBytes);
   const db = await Database.open(config.dataDir, { sync: config.sync, recovery: { minFreeBytes: config.minFreeBytes } }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   db.onStateChange = (writable, detail) => {

@@ -30,6 +30,7 @@ import type { Thumbnailer } from './store/thumbnails.js';
 import type { TemporaryAccess } from './store/temporary-access.js';
 import type { RealmEmojiBook } from './store/realm-emoji.js';
 import type { SearchIndex } from './store/search-index.js';
+import type { BackgroundJobs } from './shared/background-jobs.js';
 import type { NotificationOutbox } from './store/notification-outbox.js';
 
 export interface Clock {
@@ -75,6 +76,8 @@ export interface Services {
   readonly realmEmoji: RealmEmojiBook;
   /** The full-text index of messages (SQLite FTS5), derived from the store. */
   readonly search: SearchIndex;
+  /** Work started after a request was answered (data exports), tracked until it ends. */
+  readonly background: BackgroundJobs;
   /** Mobile pushes and missed-message emails decided and not yet sent (actions/notification-delivery.ts). */
   readonly notifications: NotificationOutbox;
   /** Unix seconds when the server started (Zulip's `server_generation`). */

@@ -42,6 +42,7 @@ import { TemporaryAccess } from './store/temporary-access.js';
 import { join } from 'node:path';
 import { RealmEmojiBook } from './store/realm-emoji.js';
 import { SearchIndex, searchIndexDir } from './store/search-index.js';
+import { BackgroundJobs } from './shared/background-jobs.js';
 import { NotificationOutbox } from './store/notification-outbox.js';
 
 export interface ServiceParts {
@@ -123,6 +124,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     thumbnails: new Thumbnailer(files, logger),
     temporaryAccess: new TemporaryAccess(),
     realmEmoji,
+    background: new BackgroundJobs(),
     search: SearchIndex.open(searchIndexDir(parts.config.dataDir), db, messages, org.id, (error) => logger.error({ err: error }, 'search index failed')),
     notifications,
     startedAt: Math.floor(clock.now() / 1000),

@@ -3,8 +3,8 @@
  * with --quick; BENCH_SEARCH_MESSAGES sets it), searched by a member of 90 of them for the newest
  * 50 matches of two common words and of two rare ones, beside a `channel` narrow of the same size
  * on the same server. Also the index's size per message, its rebuild rate and the start-up time
- * with the index up to date. BENCH_PARLEY_MAIN runs another build's server on the same data (the
- * scan before the index: `npm run bench -- search` in a checkout of the older commit's build).
+ * with the index up to date. BENCH_SEARCH_BEFORE_MAIN names an older build's `dist/src/main.js`
+ * (the scan before the index) that is then measured on the same data, after this build.
  */
 import { statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { Transaction } from '../../src/store/transaction.js';
 import type { ChannelRecord } from '../../src/domain/channel-record.js';
 import { bodySize, fromRounds } from '../lib/baseline.js';
 import { startParley } from '../lib/processes.js';
-import type { Figure, Scenario } from '../lib/scenario.js';
+import type { Figure, Scenario, ScenarioContext } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder } from '../lib/seed.js';
 import { CONNECTIONS } from './auth-read.js';
 
@@ -105,43 +105,61 @@ export const search: Scenario = {
     const viewer = seeder.credentials(hamlet);
     await seeder.close();
 
-    const parley = await startParley({ dataDir, sync: true, profileDir: context.profileDir, main: process.env.BENCH_PARLEY_MAIN });
-    try {
-      const path = (narrow: unknown[]) => '/api/v1/messages?' + new URLSearchParams({ anchor: 'newest', num_before: '50', num_after: '0', narrow: JSON.stringify(narrow) });
-      const auth = { authorization: basicAuth(viewer) };
-      const common = path([{ operator: 'search', operand: COMMON_QUERY }]);
-      const rare = path([{ operator: 'search', operand: RARE_QUERY }]);
-      const channel = path([{ operator: 'channel', operand: 'search 7' }]);
-      const figures: Figure[] = [];
-      const measure = async (name: string, requestPath: string) => {
-        const bytes = await bodySize(parley.url + requestPath, { headers: auth });
-        const outcome = await context.throughput({ name: `${name}: requests/s`, unit: 'req/s', parley, bareBytes: bytes, load: { path: requestPath, headers: auth, connections: CONNECTIONS } });
-        figures.push(outcome.figure, fromRounds(`${name}: latency p50`, 'ms', outcome, (r) => r.latencyP50Ms), fromRounds(`${name}: latency p99`, 'ms', outcome, (r) => r.latencyP99Ms));
-        return outcome.figure.value;
-      };
-      const checked = await (await fetch(parley.url + rare, { headers: auth })).json() as { messages: unknown[] };
-      context.log(`  rare query: ${checked.messages.length} messages`);
-      const channelRate = await measure('channel narrow newest 50', channel);
-      const commonRate = await measure(`search "${COMMON_QUERY}" newest 50`, common);
-      const rareRate = await measure(`search "${RARE_QUERY}" newest 50`, rare);
-      figures.push(
-        { name: 'common-word search / channel narrow (requests/s)', value: Math.round((commonRate / channelRate) * 1000) / 1000, unit: '' },
-        { name: 'rare-word search / channel narrow (requests/s)', value: Math.round((rareRate / channelRate) * 1000) / 1000, unit: '' },
-        { name: 'index size per message', value: Math.round(indexBytes / Math.max(indexed, 1)), unit: 'bytes' },
-        { name: 'index rebuild', value: Math.round(indexed / rebuildSeconds), unit: 'msg/s' },
-        { name: 'start-up with the index up to date', value: Math.round(parley.startupMs), unit: 'ms' },
-      );
-      return {
-        scenario: 'search',
-        description: this.description,
-        figures,
-        notes: [
-          `${total} messages (~100 characters, a Zipf-like draw from ${VOCABULARY.length} words) in ${CHANNELS} channels; the reader is subscribed to ${MEMBER_OF}; the rare pair is in one message of ${RARE_EVERY}`,
-          `server: ${process.env.BENCH_PARLEY_MAIN ?? 'this build'}; index of ${indexed} messages, ${indexBytes} bytes, rebuilt in ${rebuildSeconds.toFixed(1)} s`,
-        ],
-      };
-    } finally {
-      await parley.stop();
-    }
+    const path = (narrow: unknown[]) => '/api/v1/messages?' + new URLSearchParams({ anchor: 'newest', num_before: '50', num_after: '0', narrow: JSON.stringify(narrow) });
+    const auth = { authorization: basicAuth(viewer) };
+    const requests = {
+      common: path([{ operator: 'search', operand: COMMON_QUERY }]),
+      rare: path([{ operator: 'search', operand: RARE_QUERY }]),
+      channel: path([{ operator: 'channel', operand: 'search 7' }]),
+    };
+    const figures: Figure[] = [];
+    const after = await measureBuild(context, dataDir, auth, requests, figures, '', undefined);
+    figures.push(
+      { name: 'index size per message', value: Math.round(indexBytes / Math.max(indexed, 1)), unit: 'bytes' },
+      { name: 'index rebuild', value: Math.round(indexed / rebuildSeconds), unit: 'msg/s' },
+      { name: 'start-up with the index up to date', value: Math.round(after.startupMs), unit: 'ms' },
+    );
+    const before = process.env.BENCH_SEARCH_BEFORE_MAIN;
+    if (before) await measureBuild(context, dataDir, auth, requests, figures, 'before (scan): ', before);
+    return {
+      scenario: 'search',
+      description: this.description,
+      figures,
+      notes: [
+        `${total} messages (~100 characters, a Zipf-like draw from ${VOCABULARY.length} words) in ${CHANNELS} channels; the reader is subscribed to ${MEMBER_OF}; the rare pair is in one message of ${RARE_EVERY}`,
+        `index of ${indexed} messages, ${indexBytes} bytes, rebuilt in ${rebuildSeconds.toFixed(1)} s` + (before ? `; "before" figures: ${before} on the same data` : ''),
+      ],
+    };
   },
 };
+
+interface SearchRequests {
+  common: string;
+  rare: string;
+  channel: string;
+}
+
+/** The three requests on one build's server (this one, or `main` of another build), their figures appended with `label`. */
+async function measureBuild(context: ScenarioContext, dataDir: string, auth: Record<string, string>, requests: SearchRequests, figures: Figure[], label: string, main: string | undefined) {
+  const parley = await startParley({ dataDir, sync: true, profileDir: context.profileDir, main });
+  try {
+    const measure = async (name: string, requestPath: string) => {
+      const bytes = await bodySize(parley.url + requestPath, { headers: auth });
+      const outcome = await context.throughput({ name: `${label}${name}: requests/s`, unit: 'req/s', parley, bareBytes: bytes, load: { path: requestPath, headers: auth, connections: CONNECTIONS } });
+      figures.push(outcome.figure, fromRounds(`${label}${name}: latency p50`, 'ms', outcome, (r) => r.latencyP50Ms), fromRounds(`${label}${name}: latency p99`, 'ms', outcome, (r) => r.latencyP99Ms));
+      return outcome.figure.value;
+    };
+    const rare = await (await fetch(parley.url + requests.rare, { headers: auth })).json() as { messages: unknown[] };
+    context.log(`  ${label}rare query: ${rare.messages.length} messages`);
+    const channelRate = await measure('channel narrow newest 50', requests.channel);
+    const commonRate = await measure(`search "${COMMON_QUERY}" newest 50`, requests.common);
+    const rareRate = await measure(`search "${RARE_QUERY}" newest 50`, requests.rare);
+    figures.push(
+      { name: `${label}common-word search / channel narrow (requests/s)`, value: Math.round((commonRate / channelRate) * 1000) / 1000, unit: '' },
+      { name: `${label}rare-word search / channel narrow (requests/s)`, value: Math.round((rareRate / channelRate) * 1000) / 1000, unit: '' },
+    );
+    return { startupMs: parley.startupMs };
+  } finally {
+    await parley.stop();
+  }
+}

@@ -42,7 +42,7 @@ export async function requestExport(services: Services, actor: UserRecord, type:
     };
     saveExport(services, tx, created);
     // Made once the request is durable, after the answer: an export can take minutes.
-    tx.afterCommit.push(() => setImmediate(() => void makeExport(services, created.id)));
+    tx.afterCommit.push(() => services.background.run(() => makeExport(services, created.id)));
     return created;
   });
   return { id: record.id };

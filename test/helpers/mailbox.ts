@@ -53,6 +53,10 @@ export async function mailbox() {
       });
     },
   });
+  // A server process killed mid-session resets its connection: that is the test's doing, not a failure.
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {

@@ -20,10 +20,12 @@ export interface StateChange {
 
 /**
  * Keys whose changes are allowed anywhere: counters (a refused request may skip ids), the
- * event log and queue descriptors (acknowledgements, polls, sweeps). Presence is not stored.
+ * event log and queue descriptors (acknowledgements, polls, sweeps), and the search index's marks of
+ * edited messages (deleted once the index has them), and the notification outbox (decided after a
+ * request's write is durable, in a batch of its own; emptied as notifications go). Presence is not stored.
  */
 export function isBookkeepingKey(key: string): boolean {
-  return /^(server|\d+)!(counter|ev|queue)!/.test(key);
+  return /^(server|\d+)!(counter|ev|queue|sdirty|npush|nmail|nactive)!/.test(key);
 }
 
 /** JSON with object keys sorted, so that equal records give equal text whatever their key order. */
@@ -190,6 +192,8 @@ export class StateWatch {
 
   /** What changed since the last call (or since `start`). Call once the server is quiet. */
   async changes(): Promise<StateChange[]> {
+    // A job a request started (an export) is that request's change, not the next one's.
+    await this.services.background.idle();
     await this.services.db.drain();
     const changes: StateChange[] = [];
     for (const [key, before] of this.touched) {

@@ -9,7 +9,8 @@ import { Transaction } from '../../src/store/transaction.js';
 import { prefixRange } from '../../src/store/keys.js';
 
 // The sweep (which also wrote acknowledgements) never runs here: what reaches disk must get there without it.
-let server: TestServer = await startTestServer({ PARLEY_SWEEP_SECONDS: '3600' });
+// Queues may hold every event this test logs (3,000 at a time) without being expired early.
+let server: TestServer = await startTestServer({ PARLEY_SWEEP_SECONDS: '3600', PARLEY_QUEUE_MAX_EVENTS: '100000' });
 t0.teardown(() => server.destroy());
 
 /** Keys of the event log on disk. */
