@@ -27,13 +27,13 @@ export async function fetchRange(services: Services, viewer: UserRecord, p: Rang
   const terms = narrowTerms(services, viewer, p.narrow);
   const query = new MessageQuery(services, viewer, terms);
   const result = await query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
-  const search = query.search;
+  const messages = result.messages.map(({ record, flags }) => formatMessage(services, record, viewer.id, flags, format));
+  if (query.search) {
+    const highlights = searchHighlights(services, query.search, messages.map((message, i) => ({ html: result.messages[i]!.record.renderedContent, topic: String(message.subject) })));
+    messages.forEach((message, i) => Object.assign(message, highlights[i]));
+  }
   return {
-    messages: result.messages.map(({ record, flags }) => {
-      const message = formatMessage(services, record, viewer.id, flags, format);
-      if (search) Object.assign(message, searchHighlights(services, search, record.renderedContent, String(message.subject)));
-      return message;
-    }),
+    messages,
     found_anchor: result.foundAnchor,
     found_oldest: result.foundOldest,
     found_newest: result.foundNewest,

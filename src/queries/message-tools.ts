@@ -3,6 +3,7 @@
  * (POST /messages/render) and checking which messages a narrow matches (GET /messages/matches_narrow).
  */
 import type { UserRecord } from '../domain/users.js';
+import type { MessageRecord } from '../domain/messages.js';
 import type { Services } from '../services.js';
 import { MessageQuery } from './message-query.js';
 import { messageFlags } from './message-state.js';
@@ -19,14 +20,15 @@ export function renderPreview(services: Services, user: UserRecord, content: str
  * not public history) and that matches the narrow: its search fields, by id, with the searched
  * words highlighted when the narrow searches.
  */
-export function matchesNarrow(services: Services, user: UserRecord, ids: readonly number[], narrow: unknown): Record<string, ReturnType<typeof searchHighlights>> {
+export function matchesNarrow(services: Services, user: UserRecord, ids: readonly number[], narrow: unknown): Record<string, { match_content: string; match_subject: string }> {
   const terms = narrowTerms(services, user, narrow);
   const query = new MessageQuery(services, user, terms);
-  const found: Record<string, ReturnType<typeof searchHighlights>> = {};
+  const matched: MessageRecord[] = [];
   for (const id of new Set(ids)) {
     const record = services.messages.get(id);
     if (!record || messageFlags(services, user.id, record) === undefined || !query.candidate(id)) continue;
-    found[String(id)] = searchHighlights(services, query.search, record.renderedContent, record.topic ?? '');
+    matched.push(record);
   }
-  return found;
+  const highlights = searchHighlights(services, query.search, matched.map((record) => ({ html: record.renderedContent, topic: record.topic ?? '' })));
+  return Object.fromEntries(matched.map((record, i) => [String(record.id), highlights[i]!]));
 }

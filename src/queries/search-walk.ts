@@ -51,11 +51,11 @@ function textPlan(services: Services, text: SearchText, scope: string | undefine
   };
 }
 
-/** Zulip's `match_content` and `match_subject`: the message HTML and topic with the matched words highlighted. */
-export function searchHighlights(services: Services, plan: SearchPlan | undefined, html: string, topic: string): { match_content: string; match_subject: string } {
-  const topicHtml = escapeHtml(topic);
-  const marked = !plan || plan.empty ? undefined : services.search.matcher.highlight(plan.highlightQuery, html, topicHtml);
-  return { match_content: marked?.content ?? html, match_subject: marked?.topic ?? topicHtml };
+/** Zulip's `match_content` and `match_subject` of a page of messages: their HTML and topics with the matched words highlighted. */
+export function searchHighlights(services: Services, plan: SearchPlan | undefined, messages: readonly { html: string; topic: string }[]): { match_content: string; match_subject: string }[] {
+  const documents = messages.map((m) => ({ html: m.html, topicHtml: escapeHtml(m.topic) }));
+  const marked = !plan || plan.empty ? [] : services.search.matcher.highlight(plan.highlightQuery, documents);
+  return documents.map((doc, i) => ({ match_content: marked[i]?.content ?? doc.html, match_subject: marked[i]?.topic ?? doc.topicHtml }));
 }
 
 /** Whether one record matches a search (a negated operand, or a message the index does not hold). */
