@@ -5,29 +5,13 @@
  * main.ts uses (configFromEnv, startupFailure) for every other setting.
  */
 import { test } from 'tap';
-import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { configFromEnv } from '../../src/config.js';
 import { startupFailure } from '../../src/startup-failure.js';
-import { REPO_ROOT } from '../helpers/events.js';
+import { runToExit } from '../helpers/process.js';
 import { freePort, tempDataDir } from '../helpers/server.js';
 
-function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, PARLEY_DRAIN_SECONDS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 test('the real process: a bad port number and an unusable data directory', async (t) => {
   const scratch = tempDataDir();

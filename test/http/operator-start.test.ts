@@ -8,25 +8,9 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/events.js';
-import { exited, startProcess } from '../helpers/process.js';
+import { exited, runToExit, startProcess } from '../helpers/process.js';
 import { freePort, tempDataDir } from '../helpers/server.js';
 
-/** Runs the server to its exit (it must exit by itself: a start that fails). */
-function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, PARLEY_DRAIN_SECONDS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 test('a second server on a port in use is refused, and the first keeps all the traffic', async (t) => {
   const scratch = tempDataDir();
