@@ -59,6 +59,17 @@ export async function mailbox() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
+  /** Waits, woken by each arrival or refusal (and every 200 ms), until `done`; past `ms` fails with `why`. */
+  const until = async (done: () => boolean, why: () => string, ms: number): Promise<void> => {
+    const deadline = Date.now() + ms;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(why());
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  };
   return {
     port,
     mails,
@@ -66,39 +77,15 @@ export async function mailbox() {
     env: { PARLEY_SMTP_HOST: '127.0.0.1', PARLEY_SMTP_PORT: String(port) },
     /** Resolves once `count` mails have arrived (woken by each arrival). */
     async received(count: number, ms = 20_000): Promise<Mail[]> {
-      const until = Date.now() + ms;
-      while (mails.length < count) {
-        if (Date.now() > until) throw new Error(`only ${mails.length} of ${count} mails arrived`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
+      await until(() => mails.length >= count, () => `only ${mails.length} of ${count} mails arrived`, ms);
       return mails.slice(0, count);
     },
     /** Resolves once `count` recipients were refused. */
-    async refusals(count: number, ms = 20_000): Promise<void> {
-      const until = Date.now() + ms;
-      while (state.refused < count) {
-        if (Date.now() > until) throw new Error(`only ${state.refused} of ${count} recipients were refused`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
-    },
+    refusals: (count: number, ms = 20_000) => until(() => state.refused >= count, () => `only ${state.refused} of ${count} recipients were refused`, ms),
     /** Resolves with the first mail `which` accepts, once it arrived. */
     async waitFor(which: (mail: Mail) => boolean, ms = 20_000): Promise<Mail> {
-      const until = Date.now() + ms;
-      for (;;) {
-        const found = mails.find(which);
-        if (found) return found;
-        if (Date.now() > until) throw new Error('the mail did not arrive');
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 200);
-        });
-      }
+      await until(() => mails.some(which), () => 'the mail did not arrive', ms);
+      return mails.find(which)!;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
