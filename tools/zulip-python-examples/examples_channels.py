@@ -60,9 +60,9 @@ def channel_administration(ex: Examples) -> None:
     result = client.call_endpoint(url="/default_streams", method="DELETE", request={"stream_id": test_channel})
     ex.check("DELETE /default_streams", result)
 
-    # /streams/{stream_id}/email_address:get
+    # /streams/{stream_id}/email_address:get (no email gateway is set up: Zulip answers an empty address)
     result = client.call_endpoint(url=f"/streams/{denmark}/email_address", method="GET")
-    ex.check("GET /streams/{stream_id}/email_address", result, "@" in result.get("email", ""))
+    ex.check("GET /streams/{stream_id}/email_address", result, result.get("email") == "")
 
 
 def channel_folders(ex: Examples) -> None:
