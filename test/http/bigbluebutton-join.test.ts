@@ -71,7 +71,7 @@ test('the BigBlueButton join link', async (t) => {
 
   const answer = async (api: Api, path: string) => {
     const response = await join(api, path);
-    const body = await response.json();
+    const body = (await response.json()) as { code: string; msg: string };
     return [response.status, body.code, body.msg];
   };
   const [payload, signature] = decodeURIComponent(link.split('=')[1]!).split('.');
