@@ -5,13 +5,15 @@
  * Debian's python3 and the vendored client, offline.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'tap';
 import { openapiPath } from '../helpers/openapi.js';
 import { startTestServer } from '../helpers/server.js';
 
 const TOOL = fileURLToPath(new URL('../../../tools/zulip-python-examples/', import.meta.url));
-const PYTHON = process.env.PYTHON ?? 'python3';
+/** Debian's python3 (with python3-requests, -distro, -typing-extensions, -yaml), as tools/zulip-python-examples/run.sh uses it. */
+const PYTHON = process.env.PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 
 function pythonReady(): string | undefined {
   const probe = spawnSync(PYTHON, ['-c', 'import requests, distro, typing_extensions, yaml'], { encoding: 'utf8' });

@@ -7,6 +7,11 @@ every object, so a field Zulip does not document is an error.
 
 Standard JSON Schema semantics as OpenAPI 3.0 uses them: $ref, allOf / oneOf / anyOf, type
 (with `nullable`), enum, properties, required, additionalProperties, items.
+
+The document is Zulip's current one; a server at our feature level answers as Zulip did at that
+level. So where a schema's own "**Changes**" note says a later level added a required field
+("New in Zulip X (feature level N)") or changed a field's type ("(feature level N) changed the
+type"), with N above FEATURE_LEVEL, the field may be absent, or of its earlier type.
 """
 import re
 from typing import Any
@@ -14,6 +19,16 @@ from typing import Any
 import yaml
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+FEATURE_LEVEL = 416
+NEW_IN = re.compile(r"New in Zulip [0-9.]+ \(feature level ([0-9]+)\)")
+TYPE_CHANGED = re.compile(r"\(feature level ([0-9]+)\) changed the type")
+
+
+def later(pattern: re.Pattern[str], schema: Any) -> bool:
+    """Whether the schema's description notes a change of this kind above our feature level."""
+    description = schema.get("description", "") if isinstance(schema, dict) else ""
+    return any(int(level) > FEATURE_LEVEL for level in pattern.findall(description))
 
 
 class SchemaError(Exception):
@@ -85,6 +100,8 @@ class OpenApi:
             if "enum" in schema and None in schema["enum"]:
                 return found
             return found + [f"{where} is null"]
+        if later(TYPE_CHANGED, schema):
+            return found
         if "enum" in schema and value not in schema["enum"]:
             found.append(f"{where} = {value!r} is not one of {schema['enum']}")
         kind = schema.get("type")
@@ -101,7 +118,7 @@ class OpenApi:
         found: list[str] = []
         properties = schema.get("properties", {})
         for key in schema.get("required", []):
-            if key not in value:
+            if key not in value and not later(NEW_IN, self.resolve(properties.get(key))):
                 found.append(f"{where} lacks {key!r}")
         extra = schema.get("additionalProperties", True)
         for key, item in value.items():

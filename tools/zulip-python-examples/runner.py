@@ -53,6 +53,10 @@ class Examples:
         self.results.append((operation, ok, detail))
         return result
 
+    def assert_that(self, what: str, ok: bool, detail: str = "") -> None:
+        """One of the example's own assertions (Zulip's `assert ...` after a call), recorded as a result."""
+        self.results.append((what, ok, "" if ok else detail))
+
     def run(self, example: Callable[["Examples"], None]) -> None:
         """Runs one example; an exception is that example's failure, and the others still run."""
         try:
