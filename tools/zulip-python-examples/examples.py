@@ -10,14 +10,14 @@ demo organization's people, iago@example.com the administrator the examples act 
 """
 import sys
 
-from examples_channels import channel_administration, channel_folders
+from examples_channels import authorization_errors_fatal, channel_administration, channel_folders
 from examples_messages import linkifiers_and_playgrounds, messages
 from examples_organization import bots, calls_and_push, exports, organization, presence, webhooks
 from runner import Examples
 
 EXAMPLES = [
     # Part A: channel administration.
-    channel_administration, channel_folders,
+    channel_administration, authorization_errors_fatal, channel_folders,
     # Part B: the organization, bots and webhooks, presence, exports, calls, the test notification.
     organization, bots, webhooks, presence, exports, calls_and_push,
     # Part C.

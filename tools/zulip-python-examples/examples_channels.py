@@ -65,6 +65,19 @@ def channel_administration(ex: Examples) -> None:
     ex.check("GET /streams/{stream_id}/email_address", result, result.get("email") == "")
 
 
+def authorization_errors_fatal(ex: Examples) -> None:
+    """Zulip's `test_authorization_errors_fatal`: a channel made private, then a member asks to join it."""
+    client, nonadmin = ex.client("iago"), ex.client("hamlet")
+    client.add_subscriptions(streams=[{"name": "private-channel"}])
+    stream_id = client.get_stream_id("private-channel")["stream_id"]
+    result = client.call_endpoint(f"streams/{stream_id}", method="PATCH", request={"is_private": True})
+    ex.check("PATCH /streams/{stream_id}", result)
+    result = nonadmin.add_subscriptions(streams=[{"name": "private-channel"}], authorization_errors_fatal=False)
+    ex.check("POST /users/me/subscriptions", result, result.get("unauthorized") == ["private-channel"])
+    result = nonadmin.add_subscriptions(streams=[{"name": "private-channel"}], authorization_errors_fatal=True)
+    ex.check("POST /users/me/subscriptions", result, result.get("code") == "BAD_REQUEST", status="400")
+
+
 def channel_folders(ex: Examples) -> None:
     client = ex.client("iago")
     # /channel_folders/create:post

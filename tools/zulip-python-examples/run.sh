@@ -4,6 +4,7 @@
 # Needs Debian's python3 with python3-requests, python3-distro, python3-typing-extensions, python3-yaml;
 # PARLEY_OPENAPI names Zulip's OpenAPI document if it is not at ../shared/reference/zulip-openapi.yaml.
 set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 openapi="${PARLEY_OPENAPI:-$repo/../shared/reference/zulip-openapi.yaml}"
