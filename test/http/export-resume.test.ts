@@ -55,16 +55,17 @@ async function readerOf(pipe: string): Promise<number> {
   }
 }
 
-/** The last `realm_export` event's export `id`, polled until one arrives that is no longer pending. */
-async function settled(queue: Queue, id: number): Promise<any> {
+/** The exports `ids` as the newest `realm_export` event shows them, polled until that event shows none of them pending. */
+async function settled(queue: Queue, ids: number[]): Promise<any[]> {
   const until = Date.now() + 60_000;
+  let newest: any[] = [];
   while (Date.now() < until) {
-    const event = ofType(await take(queue), 'realm_export').at(-1);
-    const found = event?.exports.find((e: any) => e.id === id);
-    if (found && !found.pending) return found;
+    newest = ofType(await take(queue), 'realm_export').at(-1)?.exports ?? newest;
+    const found = ids.map((id) => newest.find((e: any) => e.id === id));
+    if (found.every((e) => e && !e.pending)) return found;
     await delay(50);
   }
-  throw new Error('no realm_export event settled the export');
+  throw new Error('no realm_export event settled the exports');
 }
 
 test('an export under way at a kill -9 is marked failed on the next start', async (t) => {
@@ -87,7 +88,7 @@ test('an export under way at a kill -9 is marked failed on the next start', asyn
   server.child.kill('SIGKILL');
   await exited(server.child);
   server = await startProcess(env);
-  const failed = await settled(queue, requested.body.id);
+  const [failed] = await settled(queue, [requested.body.id]);
   t.type(failed.failed_timestamp, 'number', 'failed, on the queue kept across the restart');
   t.equal(failed.export_url, null);
   const listed = (await desdemona.get('/export/realm')).body.exports;
@@ -120,9 +121,8 @@ test('after a graceful stop: an export under way fails, one not yet begun is mad
   writer = undefined;
   unlinkSync(pipe);
   server = await startTestServer({}, { dataDir: server.dataDir, port: server.port });
-  const failed = await settled(queue, underWay);
+  const [failed, made] = await settled(queue, [underWay, notBegun]);
   t.type(failed.failed_timestamp, 'number', 'the one under way failed');
-  const made = await settled(queue, notBegun);
   t.same([made.failed_timestamp, made.deleted_timestamp], [null, null]);
   t.match(made.export_url, /\/user_avatars\/exports\/.*\.tar\.gz$/, 'the one not begun was made');
   const exports = (await clientFor(server, 'desdemona@example.com').get('/export/realm')).body.exports;
