@@ -51,6 +51,10 @@ def channel_administration(ex: Examples) -> None:
     archived = client.get_stream_id("example to archive")["stream_id"]
     result = client.delete_stream(archived)
     ex.check("DELETE /streams/{stream_id}", result)
+    # /streams/{stream_id}:patch, unarchiving (level 388: `is_archived` false only)
+    result = client.call_endpoint(url=f"/streams/{archived}", method="PATCH", request={"is_archived": False})
+    ex.check("PATCH /streams/{stream_id}", result)
+    ex.assert_that("PATCH /streams/{stream_id}: unarchived", client.get_stream_id("example to archive").get("stream_id") == archived)
 
     # /default_streams:post, /default_streams:delete
     client.add_subscriptions(streams=[{"name": "test channel", "description": "New channel for testing"}])

@@ -67,6 +67,11 @@ def exports(ex: Examples) -> None:
             break
         time.sleep(0.2)
     ex.assert_that("POST /export/realm: the export is made outside the request", bool(made) and made[0]["export_url"] is not None, str(made))
+    # /export/realm/{export_id}:delete
+    result = client.call_endpoint(url=f"/export/realm/{export_id}", method="DELETE")
+    ex.check("DELETE /export/realm/{export_id}", result)
+    listed = [e for e in client.call_endpoint(url="/export/realm", method="GET")["exports"] if e["id"] == export_id]
+    ex.assert_that("DELETE /export/realm/{export_id}: marked deleted", bool(listed) and listed[0]["deleted_timestamp"] is not None, str(listed))
 
 
 def bots(ex: Examples) -> None:
