@@ -146,3 +146,5 @@ export { removeLinkifier } from './remove-linkifier.js';
 export { addCodePlayground } from './add-code-playground.js';
 export { removeCodePlayground } from './remove-code-playground.js';
 export { processSubmessage } from './process-submessage.js';
+// Issue 24, the BigBlueButton join link
+export { joinBigBlueButtonVideoCall } from './join-big-blue-button-video-call.js';

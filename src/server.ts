@@ -13,6 +13,7 @@ import { basicAuthenticator } from './queries/credentials.js';
 import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
 import { deliverScheduled } from './actions/scheduled-delivery.js';
+import { resumeExports } from './actions/realm-export.js';
 import { restoreQueues, startHousekeeping } from './events/housekeeping.js';
 import type { Config } from './config.js';
 import type { UserRecord } from './domain/users.js';
@@ -104,6 +105,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
   const waiting = [...services.scheduled.all()].filter((record) => !record.failed).map((record) => ({ id: record.id, due: record.deliverAt }));
   services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
+  // Data exports a stop or crash left pending: made now, or marked failed if they were under way.
+  await resumeExports(services);
   // Notifications decided before a stop or crash go now; new ones as they are decided.
   const notificationDelivery = new NotificationDelivery(services);
   notificationDelivery.start();

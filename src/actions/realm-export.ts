@@ -20,13 +20,13 @@ function humanAdmins(services: Services): number[] {
   return [...services.org.users.all()].filter((u) => u.isActive && !u.isBot && isAdmin(u.role)).map((u) => u.id);
 }
 
-/** Replaces one export record and tells the administrators (Zulip's `notify_realm_export`). */
-function saveExport(services: Services, tx: Transaction, record: RealmExportRecord): void {
+/** Replaces one export record and tells the administrators (Zulip's `notify_realm_export`), unless `quiet`. */
+function saveExport(services: Services, tx: Transaction, record: RealmExportRecord, quiet = false): void {
   const { org } = services;
   const others = (org.realm.exports ?? []).filter((e) => e.id !== record.id);
   const exports = [...others, record].sort((a, b) => a.id - b.id);
   org.saveRealm({ ...org.realm, exports }, tx);
-  tx.emit({ type: 'realm_export', exports: exportsOf(services) }, humanAdmins(services));
+  if (!quiet) tx.emit({ type: 'realm_export', exports: exportsOf(services) }, humanAdmins(services));
 }
 
 /** `POST /export/realm` */
@@ -50,11 +50,16 @@ export async function requestExport(services: Services, actor: UserRecord, type:
 
 const current = (services: Services, id: number) => services.org.realm.exports?.find((e) => e.id === id);
 
-/** Makes the tarball and records the outcome; never throws (a stopped server leaves the export pending). */
+/**
+ * Makes the tarball and records the outcome; never throws. The export is first recorded as
+ * started (Zulip's `export_realm_wrapper`; nothing for the clients to hear, it stays pending), so
+ * that a start after a stop or crash knows it was under way (see `resumeExports`).
+ */
 export async function makeExport(services: Services, id: number): Promise<void> {
   const record = current(services, id);
   if (!record || record.status !== 'requested') return;
   try {
+    await services.write((tx) => saveExport(services, tx, { ...current(services, id)!, status: 'started' }, true));
     const file = await exportStore(services).write(services.org.id, await exportFiles(services, record.type));
     await services.write((tx) => {
       saveExport(services, tx, { ...current(services, id)!, status: 'succeeded', file });
@@ -66,6 +71,24 @@ export async function makeExport(services: Services, id: number): Promise<void> 
     await services
       .write((tx) => saveExport(services, tx, { ...current(services, id)!, status: 'failed', failedAt: services.clock.now() / 1000 }))
       .catch(() => undefined);
+  }
+}
+
+/**
+ * On start, the exports a stop or crash left pending, as Zulip's deferred-work worker takes its
+ * redelivered `realm_export` events: one never started is made now; one that was under way is
+ * marked failed (Zulip: "possible OOM during export?"), with its `realm_export` event, and is
+ * not retried, since what stopped it may stop it again.
+ */
+export async function resumeExports(services: Services): Promise<void> {
+  const pending = (services.org.realm.exports ?? []).filter((e) => e.status === 'requested' || e.status === 'started');
+  for (const record of pending) {
+    if (record.status === 'requested') {
+      services.background.run(() => makeExport(services, record.id));
+      continue;
+    }
+    services.logger.error({ exportId: record.id }, 'marking a data export failed: it was under way when the server stopped');
+    await services.write((tx) => saveExport(services, tx, { ...current(services, record.id)!, status: 'failed', failedAt: services.clock.now() / 1000 }));
   }
 }
 

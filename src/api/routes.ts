@@ -293,6 +293,7 @@ export const ROOT_ROUTES: readonly RouteEntry[] = [
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/{file}', realmEmoji.serveEmojiImage,           schemas.getCustomEmoji,               'none'),
   route('GET',    '/user_avatars/{realm_id_str}/emoji/images/still/{file}', realmEmoji.serveStillEmojiImage, schemas.getCustomEmoji,              'none'),
   route('GET',    '/user_avatars/exports/{realm_id}/{token}/{file}', realmExport.serveExport,                schemas.getRealmExports,              'user'),
+  route('GET',    '/calls/bigbluebutton/join',            videoCalls.joinBigBlueButtonCall,                 schemas.joinBigBlueButtonVideoCall,   'user'),
 ];
 
 /** Pages outside /api/v1, their paths from the root: no credentials, a form in, HTML out. */

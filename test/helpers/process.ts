@@ -17,8 +17,8 @@ export async function killAndRemove(child: ChildProcess, dataDir: string): Promi
   await exited(child);
   rmSync(dataDir, { recursive: true, force: true });
 }
-/** Starts the real server process; resolves with its URL once it printed its ready line. */
-export function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
+/** Starts the real server process; resolves with its URL once it printed its ready line (within `limitMs`). */
+export function startProcess(env: Record<string, string>, limitMs = 20_000): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stderr: string[] = [];
@@ -26,7 +26,7 @@ export function startProcess(env: Record<string, string>): Promise<{ child: Chil
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start: ${stderr.join('')}`));
-    }, 20_000);
+    }, limitMs);
     child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();

@@ -883,5 +883,6 @@ export const MATRIX: MatrixRow[] = [
   rootRow({ method: 'GET', route: '/user_avatars/exports/{realm_id}/{token}/{file}', target: 'an export that does not exist', request: () => ({ path: '/user_avatars/exports/1/none/zulip-export-none.tar.gz' }), expect: outcomes((c) => (ADMINS.includes(c) ? { status: 404 } : { status: 403 }), { deactivated: { status: 401 }, wrongKey: { status: 401 }, none: { status: 401 } }) }),
   // Video calls: no BigBlueButton server in the test's configuration.
   { method: 'GET', route: '/calls/bigbluebutton/create', target: '-', request: () => ({ path: '/calls/bigbluebutton/create', params: { meeting_name: 'matrix' } }), expect: everyone(bad('BigBlueButton is not configured.')) },
+  rootRow({ method: 'GET', route: '/calls/bigbluebutton/join', target: '- (a link of another server)', request: () => ({ path: '/calls/bigbluebutton/join?bigbluebutton=e30.c2lnbmF0dXJl' }), expect: everyone(bad('BigBlueButton is not configured.')) }),
   ...ISSUE_24C_ROWS,
 ];

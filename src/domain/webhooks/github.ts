@@ -1,10 +1,12 @@
 /**
  * GitHub's webhook events as Zulip's `github` integration renders them: pushes (commits and
- * tags), pull requests, issues and their comments, and the setup ping. Events Zulip ignores
- * answer success without a message; others are refused as Zulip refuses unsupported events.
+ * tags), pull requests, issues and their comments, and the setup ping here; every other event
+ * Zulip renders in github-events.ts. Events Zulip ignores answer success without a message;
+ * others are refused as Zulip refuses unsupported events.
  */
 import { ApiError } from '../errors.js';
 import { branchWanted, pullRequestMessage, pushCommitsMessage, pushTagMessage, setupMessage, type CommitData } from './git.js';
+import { issueActionEvent, otherGithubEvent, pullRequestActionEvent } from './github-events.js';
 import type { Wild } from './wild.js';
 
 /** Events Zulip's integration knows and deliberately says nothing about. */
@@ -121,7 +123,7 @@ export function githubMessage(header: string, p: Wild, options: GithubOptions): 
   const repository = p.get('repository');
   if (repository?.truthy && options.ignorePrivateRepositories && repository.at('private').bool()) return null;
   // An edited comment whose text did not change is not news.
-  if (header.includes('comment') && p.get('action')?.value === 'edited' && p.at('changes').at('body').at('from').str() === p.at('comment').at('body').str()) return null;
+  if (header.includes('comment') && !header.includes('discussion') && p.get('action')?.value === 'edited' && p.at('changes').at('body').at('from').str() === p.at('comment').at('body').str()) return null;
   const includeTitle = options.topic !== undefined;
   switch (header) {
     case 'ping':
@@ -132,19 +134,24 @@ export function githubMessage(header: string, p: Wild, options: GithubOptions): 
       return push;
     }
     case 'pull_request': {
+      const worded = pullRequestActionEvent(p, includeTitle);
+      if (worded) return worded;
       const pr = pullRequestBody(p, includeTitle);
       return pr && { ...pr, topic: prTopic(p, 'PR', p.at('pull_request')) };
     }
     case 'issues': {
-      const action = p.at('action').str();
-      // Zulip words these four (and transfers) its own way; not built here.
-      if (['labeled', 'unlabeled', 'milestoned', 'demilestoned', 'transferred'].includes(action)) throw unsupportedEvent('GitHub', `issues:${action}`);
+      const worded = issueActionEvent(p, includeTitle);
+      if (worded) return worded;
       return { event: 'issues', topic: prTopic(p, 'issue', p.at('issue')), body: issueBody(p, includeTitle) };
     }
     case 'issue_comment':
       return { event: 'issue_comment', topic: prTopic(p, isPullRequestComment(p) ? 'PR' : 'issue', p.at('issue')), body: issueCommentBody(p, includeTitle) };
-    default:
+    default: {
+      const other = otherGithubEvent(header, p, includeTitle);
+      if (other !== undefined) return other;
+      if (header === 'team') throw unsupportedEvent('GitHub', `unsupported team action ${p.at('action').str()}`);
       if (IGNORED_EVENTS.includes(header)) return null;
       throw unsupportedEvent('GitHub', `${header}:${(p.get('action')?.value as string | undefined) ?? '???'}`);
+    }
   }
 }
