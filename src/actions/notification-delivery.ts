@@ -13,6 +13,7 @@
 import { retryDelaySeconds } from '../domain/notification-rules.js';
 import type { Services } from '../services.js';
 import { deliverMailBatch } from './missed-message-email.js';
+import { notifyWhenQueuesGone } from './notification-queue-gone.js';
 import { deliverPushJob } from './push-notify.js';
 
 type Outcome = 'done' | 'retry';
@@ -39,6 +40,7 @@ export class NotificationDelivery {
   /** Starts delivering what is pending (left by a crash, or due) and whatever is decided from now on. */
   start(): void {
     this.services.notifications.onChange = () => this.wake();
+    this.services.queues.onLastQueueGone = (userId, pending) => notifyWhenQueuesGone(this.services, userId, pending);
     this.wake();
   }
 
@@ -71,6 +73,7 @@ export class NotificationDelivery {
   async stop(): Promise<void> {
     this.stopped = true;
     this.services.notifications.onChange = undefined;
+    this.services.queues.onLastQueueGone = undefined;
     clearTimeout(this.timer);
     clearImmediate(this.immediate);
     await this.round;

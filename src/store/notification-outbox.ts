@@ -20,6 +20,20 @@ export type PushJob =
 
 export type NewPushJob = PushJob extends infer J ? (J extends PushJob ? Omit<J, 'id'> : never) : never;
 
+/**
+ * What a message would have notified an idle user of, kept while the user was active (Zulip's
+ * `internal_data` on the queued message event): notified after all if the user's last queue goes.
+ */
+export interface HeldNotification {
+  /** Set only when no push was sent at once (online pushes off). */
+  push?: string;
+  email?: string;
+  mentionedGroupId?: number;
+}
+
+/** Held notifications kept per user at most (the oldest go first): a queue holds no more events than this matters for. */
+const MAX_HELD_PER_USER = 1000;
+
 /** A message waiting for the user's email batch, due at `dueAt` (unix seconds). */
 export interface MissedMail {
   userId: number;
@@ -34,6 +48,8 @@ export class NotificationOutbox {
   private readonly jobs = new Map<number, PushJob>();
   private readonly mail = new Map<number, Map<number, MissedMail>>();
   private readonly active = new Map<number, Set<number>>();
+  /** Held notifications by user and message (memory only, like the queues' events they stand for). */
+  private readonly held = new Map<number, Map<number, HeldNotification>>();
   /** The same standing pushes by message: who to tell when a message is deleted. */
   private readonly activeByMessage = new Map<number, Set<number>>();
   private secretValue = '';
@@ -237,6 +253,21 @@ export class NotificationOutbox {
     let items = this.mail.get(userId);
     if (!items) this.mail.set(userId, (items = new Map()));
     return items;
+  }
+
+  /** Keeps what a message would have notified the (active) user of, had they been idle. */
+  holdBack(userId: number, messageId: number, what: HeldNotification): void {
+    let mine = this.held.get(userId);
+    if (!mine) this.held.set(userId, (mine = new Map()));
+    mine.set(messageId, what);
+    if (mine.size > MAX_HELD_PER_USER) mine.delete(mine.keys().next().value!);
+  }
+
+  /** The user's held notifications, forgotten here (their last queue is gone). */
+  takeHeldBack(userId: number): ReadonlyMap<number, HeldNotification> | undefined {
+    const mine = this.held.get(userId);
+    this.held.delete(userId);
+    return mine;
   }
 
   private holdersOf(messageId: number): Set<number> {
