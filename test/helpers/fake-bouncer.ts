@@ -140,7 +140,9 @@ export async function fakeBouncer() {
   const e2eeKeys = new Map<number, { secretKey: Uint8Array; publicBytes: Uint8Array }>();
   const waiters: (() => void)[] = [];
   /** `down`: answer every request 502; `refused`: how many requests were answered so. */
-  const state = { down: false, refused: 0 };
+  const state = { down: false, refused: 0, holdFrom: Infinity };
+  /** Answers kept back (`holdFrom`: the push/notify calls past that many wait until `release`). */
+  const held: (() => void)[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -160,7 +162,11 @@ export async function fakeBouncer() {
       if (endpoint === 'push/e2ee/notify') (call as BouncerCall).decrypted = decryptAll(body, violations);
       calls.push(call);
       for (const wake of waiters.splice(0)) wake();
-      const ok = (extra: Record<string, unknown> = {}) => answer(200, { result: 'success', msg: '', ...extra });
+      const ok = (extra: Record<string, unknown> = {}) => {
+        const send = () => answer(200, { result: 'success', msg: '', ...extra });
+        if (endpoint === 'push/notify' && calls.filter((c) => c.endpoint === endpoint).length > state.holdFrom) held.push(send);
+        else send();
+      };
       switch (endpoint) {
         case 'push/register':
           tokens.add(`${body.token_kind}:${body.token}`);
@@ -229,6 +235,22 @@ export async function fakeBouncer() {
     /** The key pairs of the apps' push accounts (a test gives the public key to the server, the secret one here). */
     e2eeKeys,
     env: { PARLEY_PUSH_BOUNCER_URL: url, PARLEY_PUSH_BOUNCER_SERVER_UUID: SERVER_UUID, PARLEY_PUSH_BOUNCER_SERVER_KEY: SERVER_KEY },
+    /** Resolves once an answer is being held back. */
+    async holding(ms = 20_000): Promise<void> {
+      const until = Date.now() + ms;
+      while (held.length === 0) {
+        if (Date.now() > until) throw new Error('no answer is held back');
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    /** Stops holding answers back and sends those held. */
+    release() {
+      state.holdFrom = Infinity;
+      for (const send of held.splice(0)) send();
+    },
     /** The calls to one endpoint so far. */
     to: (endpoint: string) => calls.filter((call) => call.endpoint === endpoint),
     /** Resolves once `count` calls to `endpoint` (matching `which`) have arrived; woken by each call. */
