@@ -6,6 +6,7 @@
  * same write that empties the batch. A large batch goes in passes of MAIL_ITEMS_PER_PASS messages.
  */
 import { Flag, type MessageRecord } from '../domain/messages.js';
+import { realmSetting } from '../domain/realm.js';
 import type { OutgoingMail } from '../domain/mail.js';
 import { missedMessageMail, unsubscribeToken, type MailConversation } from '../domain/missed-message-mail.js';
 import { topicKey } from '../domain/topics.js';
@@ -71,7 +72,8 @@ function mailFor(services: Services, user: UserRecord, bucket: Bucket, secret: s
       trigger: item.trigger,
     })),
     mentionedGroupName: personallyMentioned || groupId === undefined ? undefined : org.groups.group(groupId)?.name,
-    showContent: settingOn(user, 'message_content_in_email_notifications'),
+    // Zulip: the user's choice, within what the organization allows.
+    showContent: settingOn(user, 'message_content_in_email_notifications') && realmSetting(org.realm, 'message_content_allowed_in_email_notifications') !== false,
     realmNameInSubject: user.settings.realm_name_in_email_notifications_policy === 2,
     unsubscribeUrl: `${config.externalUrl}/accounts/unsubscribe/missed_messages/${unsubscribeToken(secret, user.id)}`,
   });

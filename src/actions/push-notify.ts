@@ -8,6 +8,7 @@
  */
 import { avatarUrlFor } from '../domain/avatar.js';
 import { Flag, type MessageRecord } from '../domain/messages.js';
+import { realmSetting } from '../domain/realm.js';
 import type { Trigger } from '../domain/notification-rules.js';
 import { messagePayloads, removePayloads, type PushMessage, type PushRealm } from '../domain/push-payloads.js';
 import { e2eeMessageData, e2eeRemoveData } from '../domain/push-e2ee-payloads.js';
@@ -85,10 +86,19 @@ function contentOf(services: Services, user: UserRecord, job: PushJob): Content 
   return message && { kind: 'message', message, trigger: job.trigger as Trigger };
 }
 
+/**
+ * An organization that requires end-to-end encryption (`require_e2ee_push_notifications`) lets no
+ * message content through the unencrypted payloads: devices without E2EE read "New message".
+ */
+function redacted(services: Services, message: PushMessage): PushMessage {
+  if (realmSetting(services.org.realm, 'require_e2ee_push_notifications') !== true) return message;
+  return { ...message, renderedContent: '<p>New message</p>' };
+}
+
 /** The deprecated tokens: Zulip's unencrypted payloads through `push/notify`; the tokens the bouncer deleted. */
 async function sendToTokens(services: Services, url: string, user: UserRecord, tokens: TokenRecord[], content: Content): Promise<{ outcome: 'done' | 'retry' | 'refused'; gone: string[] }> {
   const realm = pushRealm(services);
-  const payloads = content.kind === 'remove' ? removePayloads(realm, user.id, content.messageIds) : messagePayloads(realm, user.id, content.message, content.trigger);
+  const payloads = content.kind === 'remove' ? removePayloads(realm, user.id, content.messageIds) : messagePayloads(realm, user.id, redacted(services, content.message), content.trigger);
   let response: BouncerResponse | Error;
   try {
     response = await postJsonToBouncer(services, url, 'push/notify', notifyBody(services, user, tokens, payloads));
