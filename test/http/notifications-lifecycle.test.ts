@@ -11,7 +11,7 @@ import { CORDELIA, HAMLET, OTHELLO, VERONA } from '../helpers/demo-ids.js';
 import { register, send } from '../helpers/events.js';
 import { fakeBouncer, pushKeyPair, type BouncerCall } from '../helpers/fake-bouncer.js';
 import { mailbox } from '../helpers/mailbox.js';
-import { world, type World } from '../helpers/world.js';
+import { setRealm, world, type World } from '../helpers/world.js';
 
 const bouncer = await fakeBouncer();
 const smtp = await mailbox();
@@ -145,4 +145,17 @@ test('end-to-end registered devices get each notification encrypted with their k
   t.match(remove!.decrypted![0], { type: 'remove', message_ids: [id], user_id: OTHELLO });
   t.match(remove!.body.push_requests, [{ fcm_priority: 'normal' }]);
   t.same(bouncer.violations, [], 'every request had the shape Zulip\'s bouncer accepts, and decrypted with the device key');
+});
+
+test('the organization\'s limits: no content in unencrypted pushes when E2EE is required, none in email when not allowed', async (t) => {
+  const w = await world(t, { env });
+  await phone(w.othello, 'othello-limits-phone');
+  await setRealm(w.server, { require_e2ee_push_notifications: true, message_content_allowed_in_email_notifications: false });
+  const id = await send(w.hamlet, [OTHELLO], 'Private matters of state');
+  const [push] = await bouncer.waitFor('push/notify', 1, pushFor(id));
+  t.equal(gcm(push!).content, 'New message', 'Android gets no content');
+  t.equal(push!.body.apns_payload.alert.body, 'New message', 'nor Apple');
+  t.notOk(JSON.stringify(push!.body).includes('Private matters'), 'the content is nowhere in the request');
+  const mail = await smtp.waitFor((m) => m.to.includes('othello@example.com') && m.subject === 'New messages');
+  t.notOk(mail.body.includes('Private matters of state'), 'the email has no content');
 });
