@@ -130,7 +130,7 @@ export async function deliverPushJob(services: Services, job: PushJob): Promise<
     await services.write((tx) => services.notifications.dropJob(job.id, tx));
     return 'done';
   }
-  const sent = [];
+  const sent: { outcome: 'done' | 'retry' | 'refused'; gone: string[] }[] = [];
   if (tokens.length > 0) sent.push(await sendToTokens(services, url, user, tokens, content));
   if (targets.length > 0) sent.push(await sendToE2ee(services, url, user, targets, content));
   if (sent.some((one) => one.outcome === 'retry')) return 'retry';
