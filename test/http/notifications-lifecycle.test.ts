@@ -19,7 +19,7 @@ root.teardown(async () => {
   await bouncer.close();
   await smtp.close();
 });
-const env = { ...bouncer.env, ...smtp.env, PARLEY_SWEEP_SECONDS: '0.2' };
+const env = { ...bouncer.env, ...smtp.env, PARLEY_SWEEP_SECONDS: '1' };
 
 type Payload = Record<string, any>;
 const gcm = (call: BouncerCall) => call.body.gcm_payload as Payload;
