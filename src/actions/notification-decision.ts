@@ -130,7 +130,7 @@ function holdBack(services: Services, userId: number, messageId: number, facts: 
 }
 
 /** Writes what was decided to the outbox, in one batch. */
-export async function record(services: Services, decided: Decided): Promise<void> {
+export async function recordDecisions(services: Services, decided: Decided): Promise<void> {
   await services.write((tx) => {
     const now = unixSeconds(services.clock);
     for (const job of decided.jobs) services.notifications.addJob(job, tx);
@@ -145,7 +145,7 @@ export async function record(services: Services, decided: Decided): Promise<void
 /** Decides the notifications of a durable message and writes them to the outbox. */
 export async function decideAfterSend(services: Services, sent: SentMessage): Promise<void> {
   const decided = decide(services, sent);
-  if (decided.jobs.length > 0 || decided.mails.length > 0) await record(services, decided);
+  if (decided.jobs.length > 0 || decided.mails.length > 0) await recordDecisions(services, decided);
 }
 
 /**
@@ -164,7 +164,7 @@ export function notifyAfterCommit(services: Services, afterCommit: (() => void)[
     if (!first) return;
     setImmediate(() => {
       const batch: Decided = { jobs: pending.jobs.splice(0), mails: pending.mails.splice(0) };
-      record(services, batch).catch((error: unknown) => services.logger.error({ err: error }, 'notifications not recorded'));
+      recordDecisions(services, batch).catch((error: unknown) => services.logger.error({ err: error }, 'notifications not recorded'));
     });
   });
 }

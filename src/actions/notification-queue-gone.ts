@@ -7,7 +7,7 @@
  */
 import type { QueuedEvent } from '../events/event-queue.js';
 import type { Services } from '../services.js';
-import { hasPushDevice, record, type Decided } from './notification-decision.js';
+import { hasPushDevice, recordDecisions, type Decided } from './notification-decision.js';
 
 /** The id of a `message` event's message; undefined for any other event. */
 function messageIdOf(event: QueuedEvent): number | undefined {
@@ -31,5 +31,5 @@ export function notifyWhenQueuesGone(services: Services, userId: number, pending
     if (what.email) decided.mails.push({ userId, messageId, trigger: what.email, ...group });
   }
   if (decided.jobs.length === 0 && decided.mails.length === 0) return;
-  record(services, decided).catch((error: unknown) => services.logger.error({ err: error }, 'notifications of a gone queue not recorded'));
+  recordDecisions(services, decided).catch((error: unknown) => services.logger.error({ err: error }, 'notifications of a gone queue not recorded'));
 }
