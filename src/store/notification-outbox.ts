@@ -153,13 +153,6 @@ export class NotificationOutbox {
     return this.jobs.size;
   }
 
-  /** Messages waiting in all users' email batches. */
-  get missedMailCount(): number {
-    let count = 0;
-    for (const items of this.mail.values()) count += items.size;
-    return count;
-  }
-
   /** The due time of the user's open batch, if one is waiting. */
   batchDueAt(userId: number): number | undefined {
     const first = this.mail.get(userId)?.values().next();
