@@ -4,17 +4,13 @@
  * (libsodium's sealed box, crypto_box_seal, as Zulip's SealedBox), one `remotes/push/e2ee/notify`
  * with a push request per device; the devices the bouncer says are gone are forgotten by the caller.
  */
-import { createRequire } from 'node:module';
+import sodium from 'libsodium-wrappers';
 import type { Payload } from '../domain/push-payloads.js';
 import { registrationKey } from '../domain/push-devices.js';
 import { e2eePushRequest, type E2eeDevice } from '../domain/push-e2ee-payloads.js';
 import { pushDeviceBook } from '../queries/push-devices.js';
 import type { Services } from '../services.js';
 import { bouncerOutcome, postJsonToBouncer, realmUuid, type BouncerResponse } from './push-bouncer.js';
-
-type Sodium = typeof import('libsodium-wrappers');
-// The CommonJS build: the package's ES module build does not load under Node's resolver.
-const sodium = createRequire(import.meta.url)('libsodium-wrappers') as Sodium;
 
 /** A device the bouncer accepted: where it is (its device id) and the key to seal for. */
 export interface E2eeTarget extends E2eeDevice {

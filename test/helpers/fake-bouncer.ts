@@ -5,10 +5,9 @@
  * got, and answers as the bouncer does. `down` makes it answer 502, as a bouncer behind a proxy.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import sodium from 'libsodium-wrappers';
 
-const sodium = createRequire(import.meta.url)('libsodium-wrappers') as typeof import('libsodium-wrappers');
 await sodium.ready;
 
 /** A device's key pair for end-to-end notifications: the app keeps the secret key, gives the server the public one. */
