@@ -27,6 +27,13 @@ const pushFor = (id: number) => (call: BouncerCall) => gcm(call)?.event === 'mes
 const pushesFor = (id: number) => bouncer.to('push/notify').filter(pushFor(id));
 const mailsWith = (text: string) => smtp.mails.filter((mail) => mail.body.includes(text));
 
+/** A fresh organization; message ids start over in each, so the bouncer's record starts over too. */
+async function fresh(t: Parameters<typeof world>[0], clockStart?: number): Promise<World> {
+  const w = await world(t, clockStart === undefined ? { env } : { env, clockStart });
+  bouncer.calls.length = 0;
+  return w;
+}
+
 async function ok(response: Promise<{ status: number; body: any }>, what: string): Promise<any> {
   const answer = await response;
   if (answer.status !== 200) throw new Error(`${what}: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -45,7 +52,7 @@ async function marker(w: World, text: string): Promise<void> {
 }
 
 test('deleting a notified message sends a remove push to those whose phone shows it', async (t) => {
-  const w = await world(t, { env });
+  const w = await fresh(t);
   await phone(w.othello, 'othello-delete-phone');
   await phone(w.cordelia, 'cordelia-delete-phone');
   const id = await send(w.hamlet, 'Verona', 'A word, @**Othello, the Moor of Venice**', 'deletions');
@@ -62,7 +69,7 @@ test('deleting a notified message sends a remove push to those whose phone shows
 });
 
 test('an active user\'s last queue expiring: what it held notifies then, once; what was read does not', async (t) => {
-  const w = await world(t, { env, clockStart: Date.now() });
+  const w = await fresh(t, Date.now());
   await phone(w.othello, 'othello-gc-phone');
   await phone(w.cordelia, 'cordelia-gc-phone');
   await ok(w.othello.patch('/settings', { enable_online_push_notifications: false }), 'online pushes off');
@@ -91,7 +98,7 @@ test('an active user\'s last queue expiring: what it held notifies then, once; w
 });
 
 test('deleting the last queue (DELETE /events) notifies the same way; with online pushes on, only the email is left', async (t) => {
-  const w = await world(t, { env });
+  const w = await fresh(t);
   await phone(w.othello, 'othello-delete-queue');
   await phone(w.cordelia, 'cordelia-delete-queue');
   const queue = await register(w.othello, { event_types: ['message'] });
@@ -122,7 +129,7 @@ const e2eeFor = (userId: number, which: (data: Payload) => boolean) => (call: Bo
   (call.decrypted ?? []).some((data) => data.user_id === userId && which(data));
 
 test('end-to-end registered devices get each notification encrypted with their key', async (t) => {
-  const w = await world(t, { env });
+  const w = await fresh(t);
   await e2eeDevice(w.othello, 7001, 'fcm');
   await e2eeDevice(w.cordelia, 7002, 'apns');
   const id = await send(w.hamlet, [OTHELLO], 'A secret for **you**');
@@ -148,7 +155,7 @@ test('end-to-end registered devices get each notification encrypted with their k
 });
 
 test('the organization\'s limits: no content in unencrypted pushes when E2EE is required, none in email when not allowed', async (t) => {
-  const w = await world(t, { env });
+  const w = await fresh(t);
   await phone(w.othello, 'othello-limits-phone');
   await setRealm(w.server, { require_e2ee_push_notifications: true, message_content_allowed_in_email_notifications: false });
   const id = await send(w.hamlet, [OTHELLO], 'Private matters of state');
