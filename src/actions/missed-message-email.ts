@@ -84,7 +84,7 @@ function mailFor(services: Services, user: UserRecord, bucket: Bucket, secret: s
  * million followed-topic messages) goes in passes of this size, so no pass holds the event loop
  * for long; the delivery yields between passes.
  */
-export const MAIL_ITEMS_PER_PASS = 500;
+export const MAIL_ITEMS_PER_PASS = 200;
 
 /**
  * Delivers (the oldest `limit` messages of) the user's due batch; 'retry' when the SMTP server
