@@ -11,6 +11,7 @@ import { messageAudience } from '../queries/message-audience.js';
 import { newestInTopic } from '../queries/topics.js';
 import { requireMessage } from '../queries/message-access.js';
 import { unlinkDeletedMessage } from './attachment-links.js';
+import { removeDeletedPushes } from './notification-removal.js';
 
 function checkMayDelete(services: Services, user: UserRecord, record: MessageRecord): void {
   const { org } = services;
@@ -32,6 +33,7 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
   const audience = messageAudience(services, current);
   await services.write((tx) => {
     dropMessage(services, tx, current, key);
+    removeDeletedPushes(services, tx, [current.id]);
     if (key !== undefined) {
       const topic = messages.topic(current.channelId!, key);
       if (topic) messages.saveTopic(current.channelId!, key, newest === undefined ? undefined : { ...topic, maxId: newest }, tx);

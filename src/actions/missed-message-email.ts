@@ -3,9 +3,10 @@
  * read, deleted or no longer readable meanwhile drop out; the rest are grouped by conversation
  * (a channel topic, a 1:1 sender, a group), one mail each, oldest conversation first. With SMTP
  * each mail is sent and then leaves the outbox; without, the mails go to the mail outbox in the
- * same write that empties the batch.
+ * same write that empties the batch. A large batch goes in passes of MAIL_ITEMS_PER_PASS messages.
  */
 import { Flag, type MessageRecord } from '../domain/messages.js';
+import { realmSetting } from '../domain/realm.js';
 import type { OutgoingMail } from '../domain/mail.js';
 import { missedMessageMail, unsubscribeToken, type MailConversation } from '../domain/missed-message-mail.js';
 import { topicKey } from '../domain/topics.js';
@@ -49,8 +50,8 @@ function buckets(services: Services, user: UserRecord, items: MissedMail[]): Buc
     if (!entry) byKey.set(bucket.key, (entry = { conversation: bucket.conversation, items: [] }));
     entry.items.push({ item, record });
   }
-  // Least recently active conversation first, as Zulip sorts them.
-  const newest = (bucket: Bucket) => Math.max(...bucket.items.map(({ record }) => record.id));
+  // Least recently active conversation first, as Zulip sorts them (items are in message order: the last is the newest).
+  const newest = (bucket: Bucket) => bucket.items[bucket.items.length - 1]!.record.id;
   return [...byKey.values()].sort((a, b) => newest(a) - newest(b));
 }
 
@@ -71,16 +72,27 @@ function mailFor(services: Services, user: UserRecord, bucket: Bucket, secret: s
       trigger: item.trigger,
     })),
     mentionedGroupName: personallyMentioned || groupId === undefined ? undefined : org.groups.group(groupId)?.name,
-    showContent: settingOn(user, 'message_content_in_email_notifications'),
+    // Zulip: the user's choice, within what the organization allows.
+    showContent: settingOn(user, 'message_content_in_email_notifications') && realmSetting(org.realm, 'message_content_allowed_in_email_notifications') !== false,
     realmNameInSubject: user.settings.realm_name_in_email_notifications_policy === 2,
     unsubscribeUrl: `${config.externalUrl}/accounts/unsubscribe/missed_messages/${unsubscribeToken(secret, user.id)}`,
   });
 }
 
-/** Delivers the user's due batch; 'retry' when the SMTP server could not take a mail now. */
-export async function deliverMailBatch(services: Services, userId: number): Promise<'done' | 'retry'> {
+/**
+ * Messages one pass mails at most. A batch that grew large (a backlog after a long outage, or a
+ * million followed-topic messages) goes in passes of this size, so no pass holds the event loop
+ * for long; the delivery yields between passes.
+ */
+export const MAIL_ITEMS_PER_PASS = 200;
+
+/**
+ * Delivers (the oldest `limit` messages of) the user's due batch; 'retry' when the SMTP server
+ * could not take a mail now. What is left of the batch goes in the next passes.
+ */
+export async function deliverMailBatch(services: Services, userId: number, limit = MAIL_ITEMS_PER_PASS): Promise<'done' | 'retry'> {
   const { notifications } = services;
-  const items = notifications.missedMailOf(userId);
+  const items = notifications.missedMailOf(userId, limit);
   const user = services.org.users.get(userId);
   const drop = (ids: number[]) => services.write((tx) => notifications.dropMissedMail(userId, ids, tx));
   if (!user?.isActive || !settingOn(user, 'enable_offline_email_notifications')) {

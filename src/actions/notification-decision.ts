@@ -16,6 +16,7 @@ import {
   notifiableWhenIdle,
   queueAcceptsMessages,
   type ChannelFacts,
+  type NotificationDecision,
   type RecipientFacts,
 } from '../domain/notification-rules.js';
 import type { UserRecord } from '../domain/users.js';
@@ -82,13 +83,13 @@ export function userIsIdle(services: Services, userId: number): boolean {
   return isIdle({ hasMessageQueue, lastActive: services.presence.get(userId)?.lastActive ?? null, now: unixSeconds(services.clock) });
 }
 
-/** Whether the user has a device the bouncer can reach with Zulip's (unencrypted) payloads. */
-export function hasPushToken(services: Services, userId: number): boolean {
-  return pushDeviceBook(services).list(userId).some((record) => record.kind === 'token');
+/** Whether the user has a device the bouncer can reach: a token, or an end-to-end registration it accepted. */
+export function hasPushDevice(services: Services, userId: number): boolean {
+  return pushDeviceBook(services).list(userId).some((record) => record.kind === 'token' || (record.kind === 'e2ee' && record.status === 'active'));
 }
 
 /** What was decided for one message: pushes to send and messages for email batches. */
-interface Decided {
+export interface Decided {
   jobs: NewPushJob[];
   mails: Omit<MissedMail, 'dueAt'>[];
 }
@@ -106,17 +107,30 @@ export function decide(services: Services, sent: SentMessage): Decided {
     const facts = recipientFacts(services, user, sent);
     // Most candidates are not notifiable at all; they cost no idle check (as in Zulip).
     if (!notifiableWhenIdle(facts)) continue;
-    const decision = decideNotifications(facts, userIsIdle(services, userId));
+    const idle = userIsIdle(services, userId);
+    const decision = decideNotifications(facts, idle);
     const mentionedGroupId = facts.mentioned ? mentionedGroupFor(userId, sent.mentionedUserIds.has(userId), groups) : undefined;
     const group = mentionedGroupId === undefined ? {} : { mentionedGroupId };
-    if (decision.push && canPush && hasPushToken(services, userId)) decided.jobs.push({ kind: 'message', userId, messageId: record.id, trigger: decision.push, ...group });
+    if (decision.push && canPush && hasPushDevice(services, userId)) decided.jobs.push({ kind: 'message', userId, messageId: record.id, trigger: decision.push, ...group });
     if (decision.email) decided.mails.push({ userId, messageId: record.id, trigger: decision.email, ...group });
+    if (!idle && !sent.edit) holdBack(services, userId, record.id, facts, decision, group);
   }
   return decided;
 }
 
+/**
+ * An active user: what the message would notify were they idle, and did not, is kept for
+ * Zulip's missedmessage_hook (actions/notification-queue-gone.ts).
+ */
+function holdBack(services: Services, userId: number, messageId: number, facts: RecipientFacts, now: NotificationDecision, group: { mentionedGroupId?: number }): void {
+  const whenIdle = decideNotifications(facts, true);
+  const push = now.push === undefined ? whenIdle.push : undefined;
+  if (push === undefined && whenIdle.email === undefined) return;
+  services.notifications.holdBack(userId, messageId, { ...(push && { push }), ...(whenIdle.email && { email: whenIdle.email }), ...group });
+}
+
 /** Writes what was decided to the outbox, in one batch. */
-async function record(services: Services, decided: Decided): Promise<void> {
+export async function recordDecisions(services: Services, decided: Decided): Promise<void> {
   await services.write((tx) => {
     const now = unixSeconds(services.clock);
     for (const job of decided.jobs) services.notifications.addJob(job, tx);
@@ -131,7 +145,7 @@ async function record(services: Services, decided: Decided): Promise<void> {
 /** Decides the notifications of a durable message and writes them to the outbox. */
 export async function decideAfterSend(services: Services, sent: SentMessage): Promise<void> {
   const decided = decide(services, sent);
-  if (decided.jobs.length > 0 || decided.mails.length > 0) await record(services, decided);
+  if (decided.jobs.length > 0 || decided.mails.length > 0) await recordDecisions(services, decided);
 }
 
 /**
@@ -150,7 +164,7 @@ export function notifyAfterCommit(services: Services, afterCommit: (() => void)[
     if (!first) return;
     setImmediate(() => {
       const batch: Decided = { jobs: pending.jobs.splice(0), mails: pending.mails.splice(0) };
-      record(services, batch).catch((error: unknown) => services.logger.error({ err: error }, 'notifications not recorded'));
+      recordDecisions(services, batch).catch((error: unknown) => services.logger.error({ err: error }, 'notifications not recorded'));
     });
   });
 }

@@ -19,6 +19,7 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { emitUpdate } from './channel-events.js';
 import { dropMessage } from './message-delete.js';
+import { removeDeletedPushes } from './notification-removal.js';
 import { setTopicPolicy } from './user-topics.js';
 
 /** Messages per write (Zulip's retention batch size). */
@@ -49,6 +50,7 @@ function deleteBatch(services: Services, tx: Transaction, channel: ChannelRecord
     tx.emit({ type: 'delete_message', message_id: record.id, message_type: 'stream', stream_id: channel.id, topic, for_bulk_message_deletion: false }, audience);
   }
   const ids = batch.map((record) => record.id).sort((a, b) => a - b);
+  removeDeletedPushes(services, tx, ids);
   tx.emit({ type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: channel.id, topic, for_bulk_message_deletion: true }, [...everyoneTold]);
   const stored = messages.topic(channel.id, key);
   if (stored) messages.saveTopic(channel.id, key, newestLeft === undefined ? undefined : { ...stored, maxId: newestLeft }, tx);

@@ -10,7 +10,7 @@ import type { Counters } from '../store/counters.js';
 import type { BatchOp, Database } from '../store/database.js';
 import type { EventLog } from '../store/event-log.js';
 import { Transaction } from '../store/transaction.js';
-import { EventQueue, type QueueDescriptor } from './event-queue.js';
+import { EventQueue, type QueueDescriptor, type QueuedEvent } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
 import { VariantCache, variantKey, type LoggedEvent } from './variants.js';
 
@@ -50,6 +50,11 @@ export class EventQueues {
   private readonly overflowed = new Set<string>();
   /** Queues expired early for holding more than `maxEvents` since start (metrics). */
   overflowCount = 0;
+  /**
+   * Told, once the removal is durable, when a user's last queue was deleted or expired, with the
+   * events those queues still held (Zulip's gc hooks: missedmessage_hook notifies then).
+   */
+  onLastQueueGone: ((userId: number, pending: readonly QueuedEvent[]) => void) | undefined;
 
   private readonly db: Database;
 
@@ -188,10 +193,24 @@ export class EventQueues {
     return queue;
   }
 
-  /** Deletes a queue (DELETE /events, or expiry); its descriptor goes in `tx`. */
-  remove(queue: EventQueue, tx: Transaction, expired = false): void {
+  /**
+   * Deletes a queue (DELETE /events, or expiry); its descriptor goes in `tx`. `gone` gathers the
+   * events of the queues a sweep removes, so that a user whose queues all expire together is
+   * told once, with all of them; without it the user is told at once if this was the last queue.
+   */
+  remove(queue: EventQueue, tx: Transaction, expired = false, gone?: Map<number, QueuedEvent[]>): void {
+    // Taken before the queue forgets its events (an expiry empties them).
+    const pending = this.onLastQueueGone ? queue.pending.slice() : [];
     this.forget(queue, expired);
     this.log.deleteDescriptor(queue.id, tx);
+    if (!this.onLastQueueGone) return;
+    if (gone) gone.set(queue.userId, [...(gone.get(queue.userId) ?? []), ...pending]);
+    else this.tellIfGone(queue.userId, pending, tx);
+  }
+
+  private tellIfGone(userId: number, pending: readonly QueuedEvent[], tx: Transaction): void {
+    if (this.hasQueues(userId)) return;
+    tx.afterCommit.push(() => this.onLastQueueGone?.(userId, pending));
   }
 
   /**
@@ -318,10 +337,16 @@ export class EventQueues {
     if (!this.db.writable) return;
     const now = this.now();
     const tx = new Transaction();
+    const gone = new Map<number, QueuedEvent[]>();
     for (const queue of [...this.queues.values()]) {
-      if (queue.state !== 'polling' && now - queue.descriptor.lastPoll > this.lifespanMs(queue.descriptor)) this.remove(queue, tx, true);
+      if (queue.state !== 'polling' && now - queue.descriptor.lastPoll > this.lifespanMs(queue.descriptor)) this.remove(queue, tx, true, gone);
     }
-    if (!tx.isEmpty) await this.db.commit(tx.seal());
+    for (const [userId, pending] of gone) this.tellIfGone(userId, pending, tx);
+    if (!tx.isEmpty) {
+      await this.db.commit(tx.seal());
+      // Committed directly (not through the publisher, which runs these for other writes).
+      for (const after of tx.afterCommit) after();
+    }
     await this.persist();
   }
 

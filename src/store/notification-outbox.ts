@@ -20,6 +20,20 @@ export type PushJob =
 
 export type NewPushJob = PushJob extends infer J ? (J extends PushJob ? Omit<J, 'id'> : never) : never;
 
+/**
+ * What a message would have notified an idle user of, kept while the user was active (Zulip's
+ * `internal_data` on the queued message event): notified after all if the user's last queue goes.
+ */
+export interface HeldNotification {
+  /** Set only when no push was sent at once (online pushes off). */
+  push?: string;
+  email?: string;
+  mentionedGroupId?: number;
+}
+
+/** Held notifications kept per user at most (the oldest go first): a queue holds no more events than this matters for. */
+const MAX_HELD_PER_USER = 1000;
+
 /** A message waiting for the user's email batch, due at `dueAt` (unix seconds). */
 export interface MissedMail {
   userId: number;
@@ -34,6 +48,10 @@ export class NotificationOutbox {
   private readonly jobs = new Map<number, PushJob>();
   private readonly mail = new Map<number, Map<number, MissedMail>>();
   private readonly active = new Map<number, Set<number>>();
+  /** Held notifications by user and message (memory only, like the queues' events they stand for). */
+  private readonly held = new Map<number, Map<number, HeldNotification>>();
+  /** The same standing pushes by message: who to tell when a message is deleted. */
+  private readonly activeByMessage = new Map<number, Set<number>>();
   private secretValue = '';
   private notifiersVersion = -1;
   private notifiers: number[] = [];
@@ -59,6 +77,7 @@ export class NotificationOutbox {
     for await (const key of this.db.scanKeys(prefixRange(this.keys.activePushPrefix))) {
       const [, userId, messageId] = key.slice(this.keys.activePushPrefix.length - 1).split('!');
       this.activeOf(Number(userId)).add(Number(messageId));
+      this.holdersOf(Number(messageId)).add(Number(userId));
     }
     this.secretValue = this.db.get<string>(this.keys.notificationSecret) ?? '';
   }
@@ -117,9 +136,21 @@ export class NotificationOutbox {
     return this.jobs.get(id);
   }
 
-  /** Pending pushes, oldest first. */
+  /** Pending pushes, oldest first (a copy: for tests and small lists; delivery walks `jobsInOrder`). */
   pendingJobs(): PushJob[] {
-    return [...this.jobs.values()].sort((a, b) => a.id - b.id);
+    return [...this.jobs.values()];
+  }
+
+  /**
+   * Pending pushes, oldest first, without copying: ids only grow and the load reads them in key
+   * (numeric) order, so the map's insertion order is id order.
+   */
+  jobsInOrder(): IterableIterator<PushJob> {
+    return this.jobs.values();
+  }
+
+  get jobCount(): number {
+    return this.jobs.size;
   }
 
   /** The due time of the user's open batch, if one is waiting. */
@@ -137,16 +168,35 @@ export class NotificationOutbox {
     this.changed(tx);
   }
 
-  /** The user's waiting batch, in message order. */
-  missedMailOf(userId: number): MissedMail[] {
-    return [...(this.mail.get(userId)?.values() ?? [])].sort((a, b) => a.messageId - b.messageId);
+  /**
+   * The user's waiting batch, in message order; with `limit`, only its oldest `limit` messages
+   * (taken in insertion order, which is message order, without sorting the rest).
+   */
+  missedMailOf(userId: number, limit = Infinity): MissedMail[] {
+    const taken: MissedMail[] = [];
+    for (const item of this.mail.get(userId)?.values() ?? []) {
+      if (taken.length >= limit) break;
+      taken.push(item);
+    }
+    return taken.sort((a, b) => a.messageId - b.messageId);
   }
 
-  /** Every user with a waiting batch, and when it is due. */
-  batches(): { userId: number; dueAt: number }[] {
-    const list: { userId: number; dueAt: number }[] = [];
-    for (const userId of this.mail.keys()) list.push({ userId, dueAt: this.batchDueAt(userId)! });
-    return list;
+  /** How many messages wait in the user's batch. */
+  missedMailSize(userId: number): number {
+    return this.mail.get(userId)?.size ?? 0;
+  }
+
+  /** Puts the user's batch last in `batchUsers` (memory order only: the delivery's round robin). */
+  requeueBatch(userId: number): void {
+    const items = this.mail.get(userId);
+    if (!items) return;
+    this.mail.delete(userId);
+    this.mail.set(userId, items);
+  }
+
+  /** Every user with a waiting batch (no copy). */
+  batchUsers(): IterableIterator<number> {
+    return this.mail.keys();
   }
 
   dropMissedMail(userId: number, messageIds: readonly number[], tx: Transaction): void {
@@ -167,12 +217,27 @@ export class NotificationOutbox {
     return this.active.get(userId) ?? new Set();
   }
 
+  /** The users on whose devices a push of the message stands. */
+  activePushHolders(messageId: number): ReadonlySet<number> {
+    return this.activeByMessage.get(messageId) ?? new Set();
+  }
+
   setActivePush(userId: number, messageId: number, on: boolean, tx: Transaction): void {
     const set = this.activeOf(userId);
     if (set.has(messageId) === on) return;
-    if (on) set.add(messageId);
-    else set.delete(messageId);
-    tx.onRollback(() => (on ? set.delete(messageId) : set.add(messageId)));
+    const flip = (value: boolean) => {
+      const holders = this.holdersOf(messageId);
+      if (value) {
+        set.add(messageId);
+        holders.add(userId);
+      } else {
+        set.delete(messageId);
+        holders.delete(userId);
+        if (holders.size === 0) this.activeByMessage.delete(messageId);
+      }
+    };
+    flip(on);
+    tx.onRollback(() => flip(!on));
     if (on) tx.put(this.keys.activePush(userId, messageId), 1);
     else tx.del(this.keys.activePush(userId, messageId));
   }
@@ -181,6 +246,27 @@ export class NotificationOutbox {
     let items = this.mail.get(userId);
     if (!items) this.mail.set(userId, (items = new Map()));
     return items;
+  }
+
+  /** Keeps what a message would have notified the (active) user of, had they been idle. */
+  holdBack(userId: number, messageId: number, what: HeldNotification): void {
+    let mine = this.held.get(userId);
+    if (!mine) this.held.set(userId, (mine = new Map()));
+    mine.set(messageId, what);
+    if (mine.size > MAX_HELD_PER_USER) mine.delete(mine.keys().next().value!);
+  }
+
+  /** The user's held notifications, forgotten here (their last queue is gone). */
+  takeHeldBack(userId: number): ReadonlyMap<number, HeldNotification> | undefined {
+    const mine = this.held.get(userId);
+    this.held.delete(userId);
+    return mine;
+  }
+
+  private holdersOf(messageId: number): Set<number> {
+    let set = this.activeByMessage.get(messageId);
+    if (!set) this.activeByMessage.set(messageId, (set = new Set()));
+    return set;
   }
 
   private activeOf(userId: number): Set<number> {

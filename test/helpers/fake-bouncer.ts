@@ -6,6 +6,15 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sodium from 'libsodium-wrappers';
+
+await sodium.ready;
+
+/** A device's key pair for end-to-end notifications: the app keeps the secret key, gives the server the public one. */
+export function pushKeyPair(): { publicKey: string; secretKey: Uint8Array; publicBytes: Uint8Array } {
+  const pair = sodium.crypto_box_keypair();
+  return { publicKey: Buffer.from(pair.publicKey).toString('base64'), secretKey: pair.privateKey, publicBytes: pair.publicKey };
+}
 
 export const SERVER_UUID = '6cde5f7a-1f7e-4978-9716-49f69ebfc9fe';
 export const SERVER_KEY = 'server-secret';
@@ -15,6 +24,8 @@ export interface BouncerCall {
   method: string;
   /** Form fields, or the JSON body (checked by the bouncer's rules; read freely by tests). */
   body: Record<string, any>;
+  /** `push/e2ee/notify`: each push request's data, decrypted with the device's key (as the app does). */
+  decrypted?: Record<string, any>[];
 }
 
 const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -51,6 +62,15 @@ function problems(call: BouncerCall, contentType: string): string[] {
       need(isStrings(b.android_devices) && isStrings(b.apple_devices), 'device lists of strings');
       break;
     }
+    case 'push/e2ee/register':
+      need(contentType.startsWith('application/x-www-form-urlencoded'), 'a form');
+      need(typeof b.realm_uuid === 'string' && UUID4.test(b.realm_uuid), 'realm_uuid a UUID');
+      need(/^\d+$/.test(String(b.push_account_id)), 'push_account_id an integer');
+      need(typeof b.encrypted_push_registration === 'string' && typeof b.bouncer_public_key === 'string', 'encrypted_push_registration and bouncer_public_key');
+      break;
+    case 'push/e2ee/notify':
+      e2eeNotifyProblems(b, contentType, need);
+      break;
     case 'push/test_notification':
       need(contentType.startsWith('application/json'), 'a JSON body');
       need(typeof b.realm_uuid === 'string' && typeof b.user_uuid === 'string' && Number.isInteger(b.user_id), 'realm_uuid, user_uuid, user_id');
@@ -87,13 +107,41 @@ function problems(call: BouncerCall, contentType: string): string[] {
   return wrong;
 }
 
+/** Zulip's SendE2EEPushNotificationPayload: realm_uuid and push_requests, each for FCM or for APNs. */
+function e2eeNotifyProblems(b: Record<string, any>, contentType: string, need: (ok: boolean, what: string) => unknown): void {
+  need(contentType.startsWith('application/json'), 'a JSON body');
+  need(Object.keys(b).every((key) => key === 'realm_uuid' || key === 'push_requests'), 'only realm_uuid and push_requests');
+  need(typeof b.realm_uuid === 'string' && UUID4.test(b.realm_uuid), 'realm_uuid a UUID');
+  const requests: unknown[] = Array.isArray(b.push_requests) ? b.push_requests : [];
+  need(requests.length > 0, 'push_requests a non-empty list');
+  for (const request of requests) {
+    const r = isObject(request) ? request : {};
+    const payload = isObject(r.payload) ? r.payload : {};
+    need(Number.isInteger(r.device_id), 'device_id an integer');
+    need(Number.isInteger(payload.push_account_id) && typeof payload.encrypted_data === 'string', 'payload with push_account_id and encrypted_data');
+    if ('fcm_priority' in r) {
+      need(['high', 'normal'].includes(String(r.fcm_priority)) && Object.keys(r).every((k) => ['device_id', 'fcm_priority', 'payload'].includes(k)), 'FCM request fields');
+      need(Object.keys(payload).every((k) => k === 'push_account_id' || k === 'encrypted_data'), 'FCM payload fields');
+    } else {
+      const headers = isObject(r.http_headers) ? r.http_headers : {};
+      need(Number.isInteger(headers['apns-priority']) && typeof headers['apns-push-type'] === 'string', 'APNs http_headers');
+      need(isObject(payload.aps), 'APNs payload with aps');
+    }
+  }
+}
+
 export async function fakeBouncer() {
   const calls: BouncerCall[] = [];
   const violations: string[] = [];
   const tokens = new Set<string>();
+  /** End-to-end registrations: the device id it gave, by push account id; and the key pair the app holds for each. */
+  const e2eeDevices = new Map<number, number>();
+  const e2eeKeys = new Map<number, { secretKey: Uint8Array; publicBytes: Uint8Array }>();
   const waiters: (() => void)[] = [];
   /** `down`: answer every request 502; `refused`: how many requests were answered so. */
-  const state = { down: false, refused: 0 };
+  const state = { down: false, refused: 0, holdFrom: Infinity };
+  /** Answers kept back (`holdFrom`: the push/notify calls past that many wait until `release`). */
+  const held: (() => void)[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -110,9 +158,14 @@ export async function fakeBouncer() {
       const call = { endpoint, method: req.method ?? '', body };
       if (req.headers.authorization !== `Basic ${Buffer.from(`${SERVER_UUID}:${SERVER_KEY}`).toString('base64')}`) violations.push(`${endpoint}: server credentials`);
       violations.push(...problems(call, contentType));
+      if (endpoint === 'push/e2ee/notify') (call as BouncerCall).decrypted = decryptAll(body, violations);
       calls.push(call);
       for (const wake of waiters.splice(0)) wake();
-      const ok = (extra: Record<string, unknown> = {}) => answer(200, { result: 'success', msg: '', ...extra });
+      const ok = (extra: Record<string, unknown> = {}) => {
+        const send = () => answer(200, { result: 'success', msg: '', ...extra });
+        if (endpoint === 'push/notify' && calls.filter((c) => c.endpoint === endpoint).length > state.holdFrom) held.push(send);
+        else send();
+      };
       switch (endpoint) {
         case 'push/register':
           tokens.add(`${body.token_kind}:${body.token}`);
@@ -124,6 +177,22 @@ export async function fakeBouncer() {
           const apple = (body.apple_devices as string[]).filter((t) => tokens.has(`1:${t}`));
           const deleted = { android_devices: (body.android_devices as string[]).filter((t) => !android.includes(t)), apple_devices: (body.apple_devices as string[]).filter((t) => !apple.includes(t)) };
           return ok({ total_android_devices: android.length, total_apple_devices: apple.length, deleted_devices: deleted, realm: { can_push: true, expected_end_timestamp: null } });
+        }
+        case 'push/e2ee/register': {
+          const account = Number(body.push_account_id);
+          if (!e2eeDevices.has(account)) e2eeDevices.set(account, 1000 + e2eeDevices.size);
+          return ok({ device_id: e2eeDevices.get(account) });
+        }
+        case 'push/e2ee/notify': {
+          const requests = (body.push_requests as { device_id: number; fcm_priority?: string }[]) ?? [];
+          const known = new Set(e2eeDevices.values());
+          const sent = requests.filter((r) => known.has(r.device_id));
+          return ok({
+            android_successfully_sent_count: sent.filter((r) => 'fcm_priority' in r).length,
+            apple_successfully_sent_count: sent.filter((r) => !('fcm_priority' in r)).length,
+            delete_device_ids: requests.filter((r) => !known.has(r.device_id)).map((r) => r.device_id),
+            realm_push_status: { can_push: true, expected_end_timestamp: null },
+          });
         }
         case 'push/test_notification':
           return tokens.has(`${body.token_kind}:${body.token}`) ? ok() : answer(400, { result: 'error', msg: 'Device not recognized by the push bouncer', code: 'INVALID_REMOTE_PUSH_DEVICE_TOKEN' });
@@ -138,6 +207,23 @@ export async function fakeBouncer() {
       }
     });
   });
+  /** Opens each request's sealed data with the key of its push account, as the device would. */
+  function decryptAll(body: Record<string, any>, wrong: string[]): Record<string, any>[] {
+    const opened: Record<string, any>[] = [];
+    for (const request of Array.isArray(body.push_requests) ? body.push_requests : []) {
+      const account = request?.payload?.push_account_id as number;
+      if (e2eeDevices.get(account) !== request?.device_id) wrong.push(`push/e2ee/notify: device ${request?.device_id} is not push account ${account}'s`);
+      const keys = e2eeKeys.get(account);
+      if (!keys) continue;
+      try {
+        const plain = sodium.crypto_box_seal_open(Buffer.from(String(request.payload.encrypted_data), 'base64'), keys.publicBytes, keys.secretKey);
+        opened.push(JSON.parse(Buffer.from(plain).toString('utf8')) as Record<string, any>);
+      } catch {
+        wrong.push(`push/e2ee/notify: the data for push account ${account} does not decrypt with its key`);
+      }
+    }
+    return opened;
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -145,7 +231,25 @@ export async function fakeBouncer() {
     calls,
     violations,
     state,
+    /** The key pairs of the apps' push accounts (a test gives the public key to the server, the secret one here). */
+    e2eeKeys,
     env: { PARLEY_PUSH_BOUNCER_URL: url, PARLEY_PUSH_BOUNCER_SERVER_UUID: SERVER_UUID, PARLEY_PUSH_BOUNCER_SERVER_KEY: SERVER_KEY },
+    /** Resolves once an answer is being held back. */
+    async holding(ms = 20_000): Promise<void> {
+      const until = Date.now() + ms;
+      while (held.length === 0) {
+        if (Date.now() > until) throw new Error('no answer is held back');
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+    },
+    /** Stops holding answers back and sends those held. */
+    release() {
+      state.holdFrom = Infinity;
+      for (const send of held.splice(0)) send();
+    },
     /** The calls to one endpoint so far. */
     to: (endpoint: string) => calls.filter((call) => call.endpoint === endpoint),
     /** Resolves once `count` calls to `endpoint` (matching `which`) have arrived; woken by each call. */

@@ -28,7 +28,9 @@ export async function mailbox() {
   const mails: Mail[] = [];
   const waiters: (() => void)[] = [];
   /** `refuse`: answer every recipient with a temporary failure; `refused`: how many were. */
-  const state = { refuse: false, refused: 0 };
+  const state = { refuse: false, refused: 0, holdFrom: Infinity };
+  /** Mails past `holdFrom` are taken but not acknowledged until `release` (the sender waits meanwhile). */
+  const heldBack: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -47,9 +49,14 @@ export async function mailbox() {
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, ' ') ?? '';
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject, body: decodeQuotedPrintable(raw) });
+        const accept = () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject, body: decodeQuotedPrintable(raw) });
+          for (const wake of waiters.splice(0)) wake();
+          callback();
+        };
+        if (mails.length < state.holdFrom) return accept();
+        heldBack.push(accept);
         for (const wake of waiters.splice(0)) wake();
-        callback();
       });
     },
   });
@@ -79,6 +86,13 @@ export async function mailbox() {
     async received(count: number, ms = 20_000): Promise<Mail[]> {
       await until(() => mails.length >= count, () => `only ${mails.length} of ${count} mails arrived`, ms);
       return mails.slice(0, count);
+    },
+    /** Resolves once a mail is being held back. */
+    holding: (ms = 20_000) => until(() => heldBack.length > 0, () => 'no mail is held back', ms),
+    /** Stops holding mails back and takes those held. */
+    release() {
+      state.holdFrom = Infinity;
+      for (const accept of heldBack.splice(0)) accept();
     },
     /** Resolves once `count` recipients were refused. */
     refusals: (count: number, ms = 20_000) => until(() => state.refused >= count, () => `only ${state.refused} of ${count} recipients were refused`, ms),
