@@ -1,34 +1,41 @@
-/** The signed-in page: top bar (search, status, sign out), sidebar, feed and compose, or settings and administration; addresses and keyboard shortcuts. */
+/** The signed-in page: top bar (search, status, sign out), sidebar, and the feed with compose or one of the pages (Inbox, Recent, drafts, scheduled, settings, administration); addresses and keyboard shortcuts. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { narrowFromPath, narrowPath, term, type Narrow } from '../state/narrow.js';
 import { conversationKey } from '../state/feed.js';
+import { isPage, pageFromHash, pageFromPath, type Page } from '../state/pages.js';
 import { Compose } from './Compose.js';
-import { compose, composeFromNarrow, replyTo } from './compose-state.js';
+import { composeFromNarrow, replyTo } from './compose-state.js';
 import { Feed } from './Feed.js';
 import { SearchBar, placeName } from './SearchBar.js';
 import { Sidebar } from './Sidebar.js';
 import { Settings } from './Settings.js';
 import { Admin } from './Admin.js';
+import { Inbox } from './Inbox.js';
+import { Recent } from './Recent.js';
+import { Drafts } from './Drafts.js';
+import { Scheduled } from './Scheduled.js';
+import { shortcut } from './shortcuts.js';
 import { documentTitle } from '../state/unread.js';
 
-type View = 'feed' | 'settings' | 'admin';
+export type View = 'feed' | Page;
+export type Navigate = (to: Narrow | Page, push?: boolean) => void;
 
-function viewOf(path: string): View {
-  return path === '/settings' ? 'settings' : path === '/admin' ? 'admin' : 'feed';
-}
+const TITLES: Record<Page, string> = { inbox: 'Inbox', recent: 'Recent conversations', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings', admin: 'Organization' };
 
 export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
-  const [view, setView] = useState<View>(viewOf(location.pathname));
+  const [view, setView] = useState<View>(pageFromPath(location.pathname) ?? 'feed');
+  const viewRef = useRef<View>(view);
+  viewRef.current = view;
   const [menuOpen, setMenuOpen] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   app.revision.value;
 
-  const navigate = (to: Narrow | 'settings' | 'admin', push = true) => {
+  const navigate: Navigate = (to, push = true) => {
     setMenuOpen(false);
-    if (to === 'settings' || to === 'admin') {
+    if (isPage(to)) {
       setView(to);
-      if (push) history.pushState(null, '', `/${to}`);
+      if (push && location.pathname !== `/${to}`) history.pushState(null, '', `/${to}`);
       return;
     }
     setView('feed');
@@ -38,25 +45,44 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
   };
 
   useEffect(() => {
-    const initial = narrowFromPath(location.pathname);
-    if (initial) navigate(initial, false);
+    // Zulip's hash addresses (`/#inbox`) lead to the page's own address.
+    const fromHash = () => {
+      const page = pageFromHash(location.hash);
+      if (!page) return false;
+      history.replaceState(null, '', `/${page}`);
+      navigate(page, false);
+      return true;
+    };
+    if (!fromHash()) {
+      const initial = narrowFromPath(location.pathname);
+      if (initial && !pageFromPath(location.pathname)) navigate(initial, false);
+    }
     const onPop = () => {
+      const page = pageFromPath(location.pathname);
       const narrow = narrowFromPath(location.pathname);
-      if (narrow) navigate(narrow, false);
-      else setView(viewOf(location.pathname));
+      if (page) navigate(page, false);
+      else if (narrow) navigate(narrow, false);
     };
     window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
+    window.addEventListener('hashchange', fromHash);
+    return () => (window.removeEventListener('popstate', onPop), window.removeEventListener('hashchange', fromHash));
   }, []);
 
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => shortcut(e, app, { search, navigate, closeMenu: () => setMenuOpen(false) });
+    const onKey = (e: KeyboardEvent) =>
+      shortcut(e, app, {
+        search,
+        inFeed: () => viewRef.current === 'feed',
+        navigate,
+        showFeed: () => navigate(app.narrow.value),
+        closeMenu: () => setMenuOpen(false),
+      });
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [app]);
 
   const narrow = app.narrow.value;
-  const place = view === 'feed' ? placeName(app, narrow) : view === 'settings' ? 'Settings' : 'Organization';
+  const place = view === 'feed' ? placeName(app, narrow) : TITLES[view];
   useEffect(() => {
     document.title = documentTitle(app.counts().total, place, app.realm.name);
   });
@@ -86,6 +112,10 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
             <Compose app={app} />
           </>
         )}
+        {view === 'inbox' && <Inbox app={app} onNavigate={navigate} />}
+        {view === 'recent' && <Recent app={app} onNavigate={navigate} />}
+        {view === 'drafts' && <Drafts app={app} onNavigate={navigate} />}
+        {view === 'scheduled' && <Scheduled app={app} />}
         {view === 'settings' && <Settings app={app} />}
         {view === 'admin' && <Admin app={app} />}
       </main>
@@ -100,42 +130,5 @@ function isCurrentConversation(app: App, narrow: Narrow, key: string): boolean {
   if (channel && topic && typeof channel.operand === 'number') return key === conversationKey({ type: 'channel', streamId: channel.operand, topic: String(topic.operand) });
   if (channel) return key.startsWith(`c${channel.operand as number}:`);
   if (dm && Array.isArray(dm.operand)) return key === conversationKey({ type: 'dm', userIds: dm.operand });
-  return narrow.length === 0;
-}
-
-interface ShortcutContext {
-  search: { current: HTMLInputElement | null };
-  navigate: (to: Narrow) => void;
-  closeMenu: () => void;
-}
-
-/** Zulip's main keys: c compose, r reply, n next unread topic, / search, Esc leave a field. */
-function shortcut(e: KeyboardEvent, app: App, ctx: ShortcutContext): void {
-  const target = e.target as HTMLElement;
-  const typing = target.matches('input, textarea, select, [contenteditable]');
-  if (e.key === 'Escape') {
-    if (typing) target.blur();
-    ctx.closeMenu();
-    return;
-  }
-  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === '/') {
-    e.preventDefault();
-    ctx.search.current?.focus();
-    ctx.search.current?.select();
-  } else if (e.key === 'c') {
-    e.preventDefault();
-    compose.focus.value++;
-  } else if (e.key === 'r') {
-    const list = app.messages.list(app.narrow.value);
-    const last = list?.ids.filter((id) => Number.isInteger(id)).at(-1);
-    if (last === undefined) return;
-    e.preventDefault();
-    void replyTo(app, last, false);
-  } else if (e.key === 'n') {
-    const next = app.unread.nextTopic((id) => app.isMuted(id));
-    if (!next) return;
-    e.preventDefault();
-    ctx.navigate([{ operator: 'channel', operand: next.streamId }, { operator: 'topic', operand: next.topic }]);
-  }
+  return term(narrow, 'in') !== undefined || narrow.length === 0;
 }
