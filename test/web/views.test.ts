@@ -45,7 +45,7 @@ async function overflows(page: Page): Promise<string[]> {
 /** The compose box and its send button lie inside the viewport. */
 async function composeReachable(page: Page): Promise<boolean> {
   const size = page.viewportSize()!;
-  for (const control of [page.getByLabel('Message', { exact: true }), page.getByRole('button', { name: 'Send' })]) {
+  for (const control of [page.getByLabel('Message', { exact: true }), page.getByRole('button', { name: 'Send', exact: true })]) {
     const box = await control.boundingBox();
     if (!box || box.x < 0 || box.y < 0 || box.x + box.width > size.width + 1 || box.y + box.height > size.height + 1) return false;
   }
@@ -103,10 +103,10 @@ test('the web client\'s views: Inbox, Recent, muted topics, the cursor, drafts, 
     t.match(await recent('gossip').locator('.recent-people').textContent(), /Othello/, 'who took part');
     t.equal(await recent('castle').count(), 1);
     t.equal(await A.locator('.recent-where', { hasText: 'Othello' }).count(), 1, 'the direct message conversation');
-    await A.getByRole('button', { name: 'Unread' }).click();
+    await A.getByRole('button', { name: 'Unread', exact: true }).click();
     await recent('plans').waitFor({ state: 'detached', ...WAIT });
     t.equal(await recent('castle').count(), 1, 'unread: the read topic goes, the unread ones stay');
-    await A.getByRole('button', { name: 'Unread' }).click();
+    await A.getByRole('button', { name: 'Unread', exact: true }).click();
     await A.getByRole('button', { name: 'Participated' }).click();
     await recent('castle').waitFor({ state: 'detached', ...WAIT });
     t.equal(await A.locator('.recent-where', { hasText: '#' }).count(), 0, 'participated: no channel topic Iago has not written in');
@@ -116,7 +116,7 @@ test('the web client\'s views: Inbox, Recent, muted topics, the cursor, drafts, 
   await t.test('muting a topic dims it in the sidebar and keeps it out of the combined feed, live; following', async (t) => {
     await side('Verona').click();
     await A.locator('article.message', { hasText: 'rumour-one' }).waitFor(WAIT);
-    await A.getByRole('button', { name: 'Mute topic gossip' }).first().click();
+    await A.getByRole('button', { name: 'Mute topic gossip', exact: true }).first().click();
     await A.locator('nav.sidebar .topics li.muted', { hasText: 'gossip' }).waitFor(WAIT);
     t.equal(await A.locator('nav.sidebar .topics li.muted', { hasText: 'plans' }).count(), 0, 'only that topic is dimmed');
     await side('Combined feed').click();
@@ -128,11 +128,11 @@ test('the web client\'s views: Inbox, Recent, muted topics, the cursor, drafts, 
     t.equal(await A.locator('article.message', { hasText: 'rumour-two' }).count(), 0, 'nor are its new messages');
     await A.reload();
     await side('Verona').click();
-    await A.getByRole('button', { name: 'Unmute topic gossip' }).first().waitFor(WAIT);
+    await A.getByRole('button', { name: 'Unmute topic gossip', exact: true }).first().waitFor(WAIT);
     t.pass('muted still after a reload (kept by the server)');
-    await A.getByRole('button', { name: 'Follow topic plans' }).first().click();
-    await A.getByRole('button', { name: 'Unfollow topic plans' }).first().waitFor(WAIT);
-    t.equal(await A.getByRole('button', { name: 'Unfollow topic plans' }).first().getAttribute('aria-pressed'), 'true', 'followed');
+    await A.getByRole('button', { name: 'Follow topic plans', exact: true }).first().click();
+    await A.getByRole('button', { name: 'Unfollow topic plans', exact: true }).first().waitFor(WAIT);
+    t.equal(await A.getByRole('button', { name: 'Unfollow topic plans', exact: true }).first().getAttribute('aria-pressed'), 'true', 'followed');
   });
 
   await t.test('the message cursor: j / k and arrows select, focus follows, r replies, Esc leaves, n goes to the next unread topic', async (t) => {
@@ -235,7 +235,7 @@ test('the web client\'s views: Inbox, Recent, muted topics, the cursor, drafts, 
       t.same(await overflows(page), [], 'a channel: no horizontal overflow');
       t.ok(await composeReachable(page), 'the compose box and its send button are on screen');
       await page.getByLabel('Message', { exact: true }).fill(`small-screen ${label}`);
-      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
       await page.locator('article.message:not(.pending)', { hasText: `small-screen ${label}` }).waitFor(WAIT);
       for (const [link, heading] of [['Inbox', 'Inbox'], ['Recent conversations', 'Recent conversations'], ['Drafts', 'Drafts']] as const) {
         await page.getByRole('button', { name: 'Menu' }).click();
