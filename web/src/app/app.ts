@@ -65,6 +65,7 @@ export class App {
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
   private pendingRead = new Set<number>();
+  private mutingChangedSince = false;
   /** Narrows whose first page is being fetched (not asked twice). */
   private readonly inFlight = new Set<string>();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
@@ -160,7 +161,10 @@ export class App {
   private applyEvents(events: ServerEvent[]): void {
     for (const event of events) applyEvent(this, event);
     // A list forgotten because muting changed (the combined feed) is fetched again if shown.
-    if (!this.messages.list(this.narrow.value)) void this.load(this.narrow.value, false);
+    if (this.mutingChangedSince) {
+      this.mutingChangedSince = false;
+      if (!this.messages.list(this.narrow.value)) void this.load(this.narrow.value, false);
+    }
     this.changed();
   }
 
@@ -188,6 +192,12 @@ export class App {
   /** `#channel › topic`, or the people of a direct message conversation. */
   conversationName(c: Conversation): string {
     return c.type === 'channel' ? `#${this.channelName(c.streamId)} › ${c.topic || 'general chat'}` : this.dmName(c.userIds);
+  }
+
+  /** A topic or channel was muted or unmuted: the lists that depend on it are fetched again when shown. */
+  mutingChanged(): void {
+    this.messages.forgetMuteDependent();
+    this.mutingChangedSince = true;
   }
 
   /** A topic muted for the reader: itself, or by its channel unless unmuted or followed. */

@@ -78,7 +78,7 @@ export function applyEvent(app: App, event: ServerEvent): void {
       return;
     case 'user_topic':
       app.topicPolicies.set(event.stream_id as number, String(event.topic_name), event.visibility_policy as number);
-      app.messages.forgetMuteDependent();
+      app.mutingChanged();
       return;
     case 'drafts':
       app.drafts = applyDraftsEvent(app.drafts, event);
@@ -146,7 +146,7 @@ function subscription(app: App, event: ServerEvent): void {
       // `in_home_view` is the old name of `is_muted`, inverted.
       const [property, value] = event.property === 'in_home_view' ? ['is_muted', !event.value] : [event.property as string, event.value];
       if (sub) app.subscriptions.set(sub.stream_id, { ...sub, [property]: value });
-      if (property === 'is_muted') app.messages.forgetMuteDependent();
+      if (property === 'is_muted') app.mutingChanged();
       return;
     }
   }
