@@ -26,7 +26,7 @@ export interface ScheduledMessage {
 }
 
 /** A `drafts` event applied (add, update, remove); the list newest edit first. */
-export function applyDraftsEvent(list: readonly Draft[], event: { op?: unknown; drafts?: unknown; draft?: unknown; draft_id?: unknown }): Draft[] {
+export function applyDraftsEvent(list: readonly Draft[], event: Readonly<Record<string, unknown>>): Draft[] {
   let next = [...list];
   if (event.op === 'add') {
     const added = (event.drafts as Draft[] | undefined) ?? [];
@@ -47,7 +47,7 @@ export function sortDrafts(list: readonly Draft[]): Draft[] {
 /** A `scheduled_messages` event applied; the list soonest delivery first. */
 export function applyScheduledEvent(
   list: readonly ScheduledMessage[],
-  event: { op?: unknown; scheduled_messages?: unknown; scheduled_message?: unknown; scheduled_message_id?: unknown },
+  event: Readonly<Record<string, unknown>>,
 ): ScheduledMessage[] {
   let next = [...list];
   if (event.op === 'add') {
