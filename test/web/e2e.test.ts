@@ -55,7 +55,7 @@ test('the web client, two people live', { skip: missing ?? false }, async (t) =>
 
   await t.test('one sends, the other sees it live, unread counts drop when read', async (t) => {
     await A.locator('nav.sidebar a.channel', { hasText: 'Verona' }).click();
-    await A.getByLabel('Topic').fill('browsers');
+    await A.getByLabel('Topic', { exact: true }).fill('browsers');
     await A.getByLabel('Message', { exact: true }).fill('Hello from the browser, zebra-crossing');
     await A.getByLabel('Message', { exact: true }).press('Enter');
     await A.locator('article.message', { hasText: 'zebra-crossing' }).waitFor(WAIT);
