@@ -34,8 +34,6 @@ try {
   await say(desdemona, 'Verona', 'plans', `The new banner: [banner.png](${uploaded.url})`);
   await say(othello, 'Verona', 'plans', 'See #**Denmark** first.\n```spoiler The ending\nEveryone dies.\n```');
   await hamlet.post('/messages', { type: 'direct', to: JSON.stringify(['iago@example.com']), content: 'A word in private, Iago?' });
-  await say(othello, 'Denmark', 'succession', 'Who will be king after all this?');
-  await say(desdemona, 'Verona', 'release checklist', 'Tests pass; the screenshots are fresh.');
   const iago = clientFor(server, 'iago@example.com');
   const verona = (await iago.get('/get_stream_id', { stream: 'Verona' })).body.stream_id as number;
   const tomorrow = Math.floor(Date.now() / 1000) + 86_400;
@@ -64,6 +62,12 @@ try {
   await page.goto('/settings');
   await page.locator('h1#settings-title').waitFor();
   await shot('settings');
+  // New since the pages above were seen (the combined feed after sign-in read everything it showed).
+  await say(othello, 'Denmark', 'succession', 'Who will be king after all this?');
+  await say(hamlet, 'Denmark', 'succession', 'Not me, @**Iago**, I can tell you that.');
+  await say(desdemona, 'Verona', 'release checklist', 'Tests pass; the screenshots are fresh.');
+  await say(othello, 'Verona', 'plans', 'Shall we meet on Thursday?');
+  await hamlet.post('/messages', { type: 'direct', to: JSON.stringify(['iago@example.com']), content: 'And another word.' });
   await page.goto('/inbox');
   await page.locator('.inbox-row').first().waitFor();
   await shot('inbox');
