@@ -10,7 +10,7 @@ export function Drafts({ app, onNavigate }: { app: App; onNavigate: (to: Narrow)
   app.revision.value;
   useEffect(() => void refreshDrafts(app), [app]);
   return (
-    <section class="page saved drafts" aria-labelledby="drafts-title">
+    <section class="page saved-page drafts" aria-labelledby="drafts-title">
       <h1 id="drafts-title">Drafts</h1>
       {app.drafts.length === 0 && <p class="empty">No drafts. What you write and do not send is kept here.</p>}
       <ul class="saved-list">

@@ -10,7 +10,7 @@ export function Scheduled({ app }: { app: App }) {
   const [editing, setEditing] = useState<number | undefined>(undefined);
   useEffect(() => void refreshScheduled(app), [app]);
   return (
-    <section class="page saved scheduled" aria-labelledby="scheduled-title">
+    <section class="page saved-page scheduled" aria-labelledby="scheduled-title">
       <h1 id="scheduled-title">Scheduled messages</h1>
       {app.scheduled.length === 0 && <p class="empty">No scheduled messages. Choose "Send at" in the compose box to schedule one.</p>}
       <ul class="saved-list">
