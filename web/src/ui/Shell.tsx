@@ -44,8 +44,51 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
     if (push && location.pathname !== narrowPath(to)) history.pushState(null, '', narrowPath(to));
   };
 
+  useAddresses(navigate);
+
   useEffect(() => {
-    // Zulip's hash addresses (`/#inbox`) lead to the page's own address.
+    const onKey = (e: KeyboardEvent) =>
+      shortcut(e, app, {
+        search,
+        inFeed: () => viewRef.current === 'feed',
+        navigate,
+        showFeed: () => navigate(app.narrow.value),
+        closeMenu: () => setMenuOpen(false),
+      });
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [app]);
+
+  const narrow = app.narrow.value;
+  const place = view === 'feed' ? placeName(app, narrow) : TITLES[view];
+  useEffect(() => {
+    document.title = documentTitle(app.counts().total, place, app.realm.name);
+  });
+  return (
+    <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
+      <header class="topbar">
+        <button type="button" class="menu-button" aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>☰</button>
+        <span class="realm-name">{app.realm.name}</span>
+        <SearchBar app={app} onSearch={(n) => navigate(n)} inputRef={search} />
+        {app.status.value === 'reconnecting' && <span class="status warn" role="status">Reconnecting…</span>}
+        {app.error.value && (
+          <span class="status error" role="alert">
+            {app.error.value} <button type="button" aria-label="Dismiss" onClick={() => (app.error.value = '')}>×</button>
+          </span>
+        )}
+        <button type="button" class="sign-out" onClick={onSignOut}>Sign out</button>
+      </header>
+      <Sidebar app={app} onNavigate={navigate} view={view} />
+      <main class="main" aria-label={place}>
+        <MainView app={app} view={view} place={place} navigate={navigate} />
+      </main>
+    </div>
+  );
+}
+
+/** The address at start, on back / forward, and Zulip's hash addresses (`/#inbox`), which lead to the page's own address. */
+function useAddresses(navigate: Navigate): void {
+  useEffect(() => {
     const fromHash = () => {
       const page = pageFromHash(location.hash);
       if (!page) return false;
@@ -67,60 +110,36 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
     window.addEventListener('hashchange', fromHash);
     return () => (window.removeEventListener('popstate', onPop), window.removeEventListener('hashchange', fromHash));
   }, []);
+}
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) =>
-      shortcut(e, app, {
-        search,
-        inFeed: () => viewRef.current === 'feed',
-        navigate,
-        showFeed: () => navigate(app.narrow.value),
-        closeMenu: () => setMenuOpen(false),
-      });
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [app]);
-
+/** The main column: the feed with who is typing and the compose box, or one of the pages. */
+function MainView({ app, view, place, navigate }: { app: App; view: View; place: string; navigate: Navigate }) {
+  app.revision.value;
   const narrow = app.narrow.value;
-  const place = view === 'feed' ? placeName(app, narrow) : TITLES[view];
-  useEffect(() => {
-    document.title = documentTitle(app.counts().total, place, app.realm.name);
-  });
   const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
-
-  return (
-    <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
-      <header class="topbar">
-        <button type="button" class="menu-button" aria-label="Menu" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>☰</button>
-        <span class="realm-name">{app.realm.name}</span>
-        <SearchBar app={app} onSearch={(n) => navigate(n)} inputRef={search} />
-        {app.status.value === 'reconnecting' && <span class="status warn" role="status">Reconnecting…</span>}
-        {app.error.value && (
-          <span class="status error" role="alert">
-            {app.error.value} <button type="button" aria-label="Dismiss" onClick={() => (app.error.value = '')}>×</button>
-          </span>
-        )}
-        <button type="button" class="sign-out" onClick={onSignOut}>Sign out</button>
-      </header>
-      <Sidebar app={app} onNavigate={navigate} view={view} />
-      <main class="main" aria-label={place}>
-        {view === 'feed' && (
-          <>
-            <h1 class="narrow-title">{place}</h1>
-            <Feed key={narrowPath(narrow)} app={app} onReply={(id) => void replyTo(app, id, true)} />
-            <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
-            <Compose app={app} />
-          </>
-        )}
-        {view === 'inbox' && <Inbox app={app} onNavigate={navigate} />}
-        {view === 'recent' && <Recent app={app} onNavigate={navigate} />}
-        {view === 'drafts' && <Drafts app={app} onNavigate={navigate} />}
-        {view === 'scheduled' && <Scheduled app={app} />}
-        {view === 'settings' && <Settings app={app} />}
-        {view === 'admin' && <Admin app={app} />}
-      </main>
-    </div>
-  );
+  switch (view) {
+    case 'feed':
+      return (
+        <>
+          <h1 class="narrow-title">{place}</h1>
+          <Feed key={narrowPath(narrow)} app={app} onReply={(id) => void replyTo(app, id, true)} />
+          <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
+          <Compose app={app} />
+        </>
+      );
+    case 'inbox':
+      return <Inbox app={app} onNavigate={navigate} />;
+    case 'recent':
+      return <Recent app={app} onNavigate={navigate} />;
+    case 'drafts':
+      return <Drafts app={app} onNavigate={navigate} />;
+    case 'scheduled':
+      return <Scheduled app={app} />;
+    case 'settings':
+      return <Settings app={app} />;
+    case 'admin':
+      return <Admin app={app} />;
+  }
 }
 
 function isCurrentConversation(app: App, narrow: Narrow, key: string): boolean {

@@ -54,20 +54,7 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
             <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
               {link(channelNarrow(s.stream_id), <>{s.invite_only ? <Lock /> : '#'} {s.name}</>, <Count n={counts.channels.get(s.stream_id)} label={`in ${s.name}`} />, 'channel', s.name)}
               <span class="swatch" style={{ background: s.color }} aria-hidden="true" />
-              {open && (
-                <ul class="topics">
-                  {(app.topics.get(s.stream_id) ?? []).slice(0, 30).map((t) => {
-                    const muted = app.topicMuted(s.stream_id, t.name);
-                    const followed = app.topicPolicies.followed(s.stream_id, t.name);
-                    return (
-                      <li key={t.name} class={`${currentTopic?.operand === t.name ? 'current' : ''}${muted ? ' muted' : ''}`} data-muted={muted ? 'true' : undefined}>
-                        {link(channelNarrow(s.stream_id, t.name), <>{t.name || 'general chat'}{muted && <span class="sr-only"> (muted)</span>}{followed && <span class="followed" title="Followed" aria-label="followed"> ●</span>}</>,
-                          <Count n={counts.topics.get(topicKey(s.stream_id, t.name))} label={`in ${t.name}`} />, 'topic')}
-                      </li>
-                    );
-                  })}
-                </ul>
-              )}
+              {open && <Topics app={app} streamId={s.stream_id} currentTopic={currentTopic?.operand} link={link} />}
             </li>
           );
         })}
@@ -86,6 +73,29 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
         {app.isAdmin() && <li><a href="/admin" class={view === 'admin' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('admin'))}>Organization</a></li>}
       </ul>
     </nav>
+  );
+}
+
+type Link = (narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls?: string) => preact.JSX.Element;
+
+/** The open channel's topics, newest first: muted ones dimmed (and said so to screen readers), followed ones marked. */
+function Topics({ app, streamId, currentTopic, link }: { app: App; streamId: number; currentTopic: unknown; link: Link }) {
+  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
+  app.revision.value;
+  const counts = app.counts();
+  return (
+    <ul class="topics">
+      {(app.topics.get(streamId) ?? []).slice(0, 30).map((t) => {
+        const muted = app.topicMuted(streamId, t.name);
+        const followed = app.topicPolicies.followed(streamId, t.name);
+        return (
+          <li key={t.name} class={`${currentTopic === t.name ? 'current' : ''}${muted ? ' muted' : ''}`}>
+            {link(channelNarrow(streamId, t.name), <>{t.name || 'general chat'}{muted && <span class="sr-only"> (muted)</span>}{followed && <span class="followed" title="Followed" aria-label="followed"> ●</span>}</>,
+              <Count n={counts.topics.get(topicKey(streamId, t.name))} label={`in ${t.name}`} />, 'topic')}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
