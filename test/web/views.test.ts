@@ -133,6 +133,15 @@ async function inbox(t: Test, c: Views): Promise<void> {
   await A.getByLabel('Filter conversations').fill('cast');
   await row('gossip').waitFor({ state: 'detached', ...WAIT });
   t.equal(await row('castle').count(), 1, 'the filter keeps what matches');
+  await A.getByLabel('Filter conversations').fill('');
+  await A.locator('h1#inbox-title').click();
+  // The first conversation is the direct message one (channels and their topics follow; they stay unread for the tests below).
+  await A.keyboard.press('j');
+  const focused = await A.evaluate(() => document.activeElement?.getAttribute('href'));
+  t.match(focused, /^\/dm\//, 'j moves the focus to the first conversation');
+  await A.keyboard.press('Enter');
+  await A.waitForURL((url) => url.pathname === focused, WAIT);
+  t.pass('Enter opens the focused one');
 }
 
 /** Recent conversations by Zulip's hash address: who took part, the unread and participated filters. */

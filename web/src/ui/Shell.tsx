@@ -51,6 +51,7 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
       shortcut(e, app, {
         search,
         inFeed: () => viewRef.current === 'feed',
+        inList: () => viewRef.current === 'inbox' || viewRef.current === 'recent',
         navigate,
         showFeed: () => navigate(app.narrow.value),
         closeMenu: () => setMenuOpen(false),

@@ -11,6 +11,8 @@ export interface ShortcutContext {
   search: { current: HTMLInputElement | null };
   /** Whether the message feed is what is shown (the cursor keys act only there). */
   inFeed: () => boolean;
+  /** Whether a list of conversations is shown (the Inbox, Recent): the same keys move through its links. */
+  inList: () => boolean;
   navigate: (to: Narrow) => void;
   showFeed: () => void;
   closeMenu: () => void;
@@ -37,6 +39,8 @@ export function shortcut(e: KeyboardEvent, app: App, ctx: ShortcutContext): void
     e.preventDefault();
     if (!ctx.inFeed()) ctx.showFeed();
     compose.focus.value++;
+  } else if (STEPS.has(e.key) && ctx.inList()) {
+    if (moveThroughLinks(STEPS.get(e.key)!)) e.preventDefault();
   } else if (STEPS.has(e.key) && ctx.inFeed() && !(onControl && e.key.startsWith('Arrow'))) {
     const list = app.messages.list(app.narrow.value);
     if (!list) return;
@@ -56,4 +60,13 @@ export function shortcut(e: KeyboardEvent, app: App, ctx: ShortcutContext): void
     e.preventDefault();
     ctx.navigate([{ operator: 'channel', operand: next.streamId }, { operator: 'topic', operand: next.topic }]);
   }
+}
+
+/** Focus to the next (or previous) conversation link of the list shown; Enter then opens it. */
+function moveThroughLinks(step: number): boolean {
+  const links = [...document.querySelectorAll<HTMLAnchorElement>('main .inbox-link, main .recent-where')];
+  if (links.length === 0) return false;
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  links[at < 0 ? 0 : Math.max(0, Math.min(links.length - 1, at + step))]!.focus();
+  return true;
 }
