@@ -43,14 +43,18 @@ export async function launchChromium(): Promise<LaunchedBrowser> {
   };
 }
 
-/** A new browser context signed in through the sign-in page. */
-export async function signedIn(browser: Browser, baseUrl: string, email: string, password: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1200, height: 800 } });
+/** A new browser context signed in through the sign-in page (a desktop window unless told: a phone's width, a zoomed page). */
+export async function signedIn(
+  browser: Browser, baseUrl: string, email: string, password: string,
+  screen: { viewport: { width: number; height: number }; deviceScaleFactor?: number } = { viewport: { width: 1200, height: 800 } },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl, ...screen });
   const page = await context.newPage();
   await page.goto('/');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('nav.sidebar').waitFor();
+  // The top bar, not the sidebar: a phone's sidebar is hidden behind the menu button.
+  await page.locator('header.topbar').waitFor();
   return { context, page };
 }

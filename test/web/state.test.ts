@@ -4,7 +4,7 @@ import { applyCandidate, quoteReply, rank, tokenAt } from '../../web/src/state/a
 import { EventQueue, backoff, type QueueTransport, type Registration } from '../../web/src/state/event-queue.js';
 import { feedRows } from '../../web/src/state/feed.js';
 import { MessageStore, mergeSorted } from '../../web/src/state/messages.js';
-import { channelNarrow, dmNarrow, matches, narrowFromPath, narrowPath, parseSearch, searchText } from '../../web/src/state/narrow.js';
+import { channelNarrow, dmNarrow, HOME, matches, narrowFromPath, narrowPath, parseSearch, searchText } from '../../web/src/state/narrow.js';
 import type { Message, ServerEvent } from '../../web/src/state/types.js';
 import { Unread, documentTitle, topicKey } from '../../web/src/state/unread.js';
 
@@ -25,7 +25,7 @@ function directMessage(id: number, userIds: number[], extra: Partial<Message> = 
 }
 
 test('narrows: addresses, search operators, local matching', async (t) => {
-  for (const narrow of [[], channelNarrow(3), channelNarrow(3, 'a topic/with slash'), dmNarrow([5, 2]), [{ operator: 'is', operand: 'starred' }]]) {
+  for (const narrow of [HOME, channelNarrow(3), channelNarrow(3, 'a topic/with slash'), dmNarrow([5, 2]), [{ operator: 'is', operand: 'starred' }]]) {
     t.same(narrowFromPath(narrowPath(narrow)), narrow, `round trip of ${narrowPath(narrow)}`);
   }
   t.same(parseSearch('channel:general topic:"big plans" -is:read has:image sender:iago@example.com hello world'), [
@@ -115,7 +115,7 @@ test('unread counts: seeded by register, kept by events, title', async (t) => {
     huddles: [{ user_ids_string: `20,${SELF},30`, unread_message_ids: [5] }],
     mentions: [2],
   });
-  let counts = unread.counts((id) => id === 4);
+  let counts = unread.counts({ reader: (id) => id === 4, topic: () => false });
   t.equal(counts.channels.get(3), 2);
   t.equal(counts.topics.get(topicKey(3, 'a')), 2, 'topic keys ignore case');
   t.equal(counts.dms.get('20'), 1);

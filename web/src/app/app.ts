@@ -7,9 +7,12 @@ import { batch, signal } from '@preact/signals';
 import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
 import { EventQueue, type Registration } from '../state/event-queue.js';
 import { MessageStore } from '../state/messages.js';
-import { apiNarrow, narrowKey, type Narrow } from '../state/narrow.js';
+import { apiNarrow, HOME, narrowKey, type Narrow } from '../state/narrow.js';
 import type { Message, ServerEvent, Subscription, User } from '../state/types.js';
 import { Unread, type UnreadCounts, type UnreadSeed } from '../state/unread.js';
+import { TopicPolicies, VisibilityPolicy, type UserTopic } from '../state/topic-policy.js';
+import { sortDrafts, sortScheduled, type Draft, type ScheduledMessage } from '../state/drafts.js';
+import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
 
@@ -37,8 +40,10 @@ export class App {
   readonly revision = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
   readonly error = signal('');
-  readonly narrow = signal<Narrow>([]);
+  readonly narrow = signal<Narrow>(HOME);
   readonly loading = signal(false);
+  /** The message cursor: the selected message of the current narrow (j/k, arrows, click), if any. */
+  readonly selected = signal<number | undefined>(undefined);
 
   messages: MessageStore;
   unread: Unread;
@@ -51,12 +56,18 @@ export class App {
   presence = new Map<number, number>();
   typing: Typist[] = [];
   userSettings: Record<string, unknown> = {};
+  topicPolicies = new TopicPolicies();
+  drafts: Draft[] = [];
+  scheduled: ScheduledMessage[] = [];
   registration: Registration | undefined;
   emoji: EmojiData | undefined;
   queue: EventQueue;
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
   private pendingRead = new Set<number>();
+  private mutingChangedSince = false;
+  /** Narrows whose first page is being fetched (not asked twice). */
+  private readonly inFlight = new Set<string>();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: UnreadCounts | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
@@ -64,7 +75,7 @@ export class App {
   constructor(readonly credentials: Credentials & { userId: number }, private readonly signOut: () => void) {
     this.api = new Api(credentials);
     this.selfId = credentials.userId;
-    this.messages = new MessageStore(this.selfId);
+    this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
     this.unread = new Unread(this.selfId);
     this.queue = new EventQueue(
       {
@@ -106,7 +117,10 @@ export class App {
 
   /** Unread counts, computed once per change (the sidebar, the title and the shortcuts share them). */
   counts(): UnreadCounts {
-    this.countsCache ??= this.unread.counts((id) => this.isMuted(id));
+    this.countsCache ??= this.unread.counts({
+      reader: (streamId, topic) => this.topicMuted(streamId, topic),
+      topic: (streamId, topic) => this.topicPolicies.policy(streamId, topic) === VisibilityPolicy.MUTED,
+    });
     return this.countsCache;
   }
 
@@ -117,8 +131,11 @@ export class App {
   private registered(r: Registration, again: boolean): void {
     this.registration = r;
     batch(() => {
-      this.messages = new MessageStore(this.selfId);
+      this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
       this.unread = new Unread(this.selfId, r.unread_msgs as UnreadSeed);
+      this.topicPolicies = new TopicPolicies((r.user_topics as UserTopic[] | undefined) ?? []);
+      this.drafts = sortDrafts((r.drafts as Draft[] | undefined) ?? []);
+      this.scheduled = sortScheduled((r.scheduled_messages as ScheduledMessage[] | undefined) ?? []);
       this.users = new Map(((r.realm_users as User[]) ?? []).map((u) => [u.user_id, u]));
       for (const bot of (r.realm_non_active_users as User[]) ?? []) this.users.set(bot.user_id, { ...bot, is_active: false });
       this.subscriptions = new Map(((r.subscriptions as Subscription[]) ?? []).map((s) => [s.stream_id, s]));
@@ -143,6 +160,11 @@ export class App {
 
   private applyEvents(events: ServerEvent[]): void {
     for (const event of events) applyEvent(this, event);
+    // A list forgotten because muting changed (the combined feed) is fetched again if shown.
+    if (this.mutingChangedSince) {
+      this.mutingChangedSince = false;
+      if (!this.messages.list(this.narrow.value)) void this.load(this.narrow.value, false);
+    }
     this.changed();
   }
 
@@ -162,6 +184,32 @@ export class App {
     return this.subscriptions.get(streamId)?.is_muted ?? false;
   }
 
+  /** A direct message conversation's name: its people, or "Notes to self". */
+  dmName(userIds: readonly number[]): string {
+    return userIds.length === 1 && userIds[0] === this.selfId ? 'Notes to self' : userIds.map((id) => this.userName(id)).join(', ');
+  }
+
+  /** `#channel › topic`, or the people of a direct message conversation. */
+  conversationName(c: Conversation): string {
+    return c.type === 'channel' ? `#${this.channelName(c.streamId)} › ${c.topic || 'general chat'}` : this.dmName(c.userIds);
+  }
+
+  /** A topic or channel was muted or unmuted: the lists that depend on it are fetched again when shown. */
+  mutingChanged(): void {
+    this.messages.forgetMuteDependent();
+    this.mutingChangedSince = true;
+  }
+
+  /** A topic muted for the reader: itself, or by its channel unless unmuted or followed. */
+  topicMuted(streamId: number, topic: string): boolean {
+    return this.topicPolicies.muted(streamId, topic, this.isMuted(streamId));
+  }
+
+  /** A message the combined feed leaves out (in a muted topic or channel). */
+  messageMuted(m: Message): boolean {
+    return m.type === 'stream' && m.stream_id !== undefined && this.topicMuted(m.stream_id, m.subject);
+  }
+
   isAdmin(): boolean {
     const role = this.users.get(this.selfId)?.role;
     return role !== undefined && role <= 200;
@@ -169,32 +217,35 @@ export class App {
 
   /** Shows a narrow; its first page is fetched unless it is loaded already. */
   go(narrow: Narrow): void {
+    if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
     this.narrow.value = narrow;
     if (!this.messages.list(narrow)) void this.load(narrow, false);
     this.changed();
   }
 
   /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does). */
-  async load(narrow: Narrow, refresh: boolean): Promise<void> {
+  async load(narrow: Narrow, refresh: boolean, size = PAGE_SIZE): Promise<void> {
     if (!this.registration) return;
-    if (!refresh && this.messages.list(narrow)) return;
+    const key = narrowKey(narrow);
+    if (!refresh && (this.messages.list(narrow) || this.inFlight.has(key))) return;
+    this.inFlight.add(key);
     this.loading.value = true;
     try {
       const page = await this.api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean }>('/messages', {
-        anchor: 'newest', num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
+        anchor: 'newest', num_before: size, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
       });
       this.messages.addPage(narrow, page, 'around');
       this.changed();
     } catch (error) {
       this.fail(error);
     } finally {
-      if (narrowKey(narrow) === narrowKey(this.narrow.value)) this.loading.value = false;
+      this.inFlight.delete(key);
+      if (key === narrowKey(this.narrow.value)) this.loading.value = false;
     }
   }
 
-  /** The page before the oldest loaded message of the current narrow. */
-  async loadOlder(): Promise<void> {
-    const narrow = this.narrow.value;
+  /** The page before the oldest loaded message of a narrow (the current one unless told). */
+  async loadOlder(narrow = this.narrow.value): Promise<void> {
     const list = this.messages.list(narrow);
     if (!list || list.foundOldest || this.loading.value) return;
     const oldest = list.ids.find((id) => Number.isInteger(id));

@@ -3,6 +3,7 @@ import type { MessageUpdate } from '../state/messages.js';
 import type { Message, Reaction, ServerEvent, Subscription, User } from '../state/types.js';
 import { dmKey } from '../state/types.js';
 import type { App } from './app.js';
+import { applyDraftsEvent, applyScheduledEvent } from '../state/drafts.js';
 
 const TYPING_MS = 15_000;
 
@@ -75,6 +76,16 @@ export function applyEvent(app: App, event: ServerEvent): void {
     case 'realm_emoji':
       app.realm = { ...app.realm, emoji: event.realm_emoji as typeof app.realm.emoji };
       return;
+    case 'user_topic':
+      app.topicPolicies.set(event.stream_id as number, String(event.topic_name), event.visibility_policy as number);
+      app.mutingChanged();
+      return;
+    case 'drafts':
+      app.drafts = applyDraftsEvent(app.drafts, event);
+      return;
+    case 'scheduled_messages':
+      app.scheduled = applyScheduledEvent(app.scheduled, event);
+      return;
     case 'user_settings':
       if (event.op === 'update') app.userSettings = { ...app.userSettings, [event.property as string]: event.value };
       return;
@@ -132,7 +143,10 @@ function subscription(app: App, event: ServerEvent): void {
       return;
     case 'update': {
       const sub = app.subscriptions.get(event.stream_id as number);
-      if (sub) app.subscriptions.set(sub.stream_id, { ...sub, [event.property as string]: event.value });
+      // `in_home_view` is the old name of `is_muted`, inverted.
+      const [property, value] = event.property === 'in_home_view' ? ['is_muted', !event.value] : [event.property as string, event.value];
+      if (sub) app.subscriptions.set(sub.stream_id, { ...sub, [property]: value });
+      if (property === 'is_muted') app.mutingChanged();
       return;
     }
   }

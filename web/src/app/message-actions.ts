@@ -107,3 +107,12 @@ export async function scheduleMessage(app: App, to: Destination, content: string
     return undefined;
   }
 }
+
+/** Mutes, unmutes, follows or resets a topic for oneself (`POST /user_topics`); the `user_topic` event updates the views. */
+export async function setTopicVisibility(app: App, streamId: number, topic: string, policy: number): Promise<void> {
+  try {
+    await app.api.post('/user_topics', { stream_id: streamId, topic, visibility_policy: policy });
+  } catch (error) {
+    app.fail(error);
+  }
+}

@@ -10,6 +10,8 @@ export function startNotifications(app: App): void {
     if (app.userSettings.enable_desktop_notifications === false) return;
     const direct = message.type === 'private';
     if (!direct && !flags.some((f) => MENTION_FLAGS.includes(f))) return;
+    // In a muted topic only a personal mention notifies (as Zulip: wildcard mentions stay quiet there).
+    if (!direct && app.messageMuted(message) && !flags.includes('mentioned')) return;
     const where = direct ? 'Direct message' : `#${app.channelName(message.stream_id!)} › ${message.subject}`;
     const text = new DOMParser().parseFromString(message.content, 'text/html').body.textContent ?? '';
     const notice = new Notification(`${message.sender_full_name} (${where})`, { body: text.slice(0, 200), tag: String(message.id) });

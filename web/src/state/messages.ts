@@ -3,7 +3,7 @@
  * run of ids with whether its oldest and newest ends were reached. Fetched pages, live events
  * and local echoes all go through here, so that no message is shown twice or lost.
  */
-import { matches, narrowKey, type Narrow } from './narrow.js';
+import { matches, narrowKey, type MutedTest, type Narrow } from './narrow.js';
 import type { Message, Reaction } from './types.js';
 
 export interface MessageList {
@@ -38,7 +38,8 @@ export class MessageStore {
   private readonly acknowledged = new Map<number, string>();
   private echoCount = 0;
 
-  constructor(private readonly selfId: number) {}
+  /** `muted` tells which messages the combined feed (`in:home`) leaves out. */
+  constructor(private readonly selfId: number, private readonly muted?: MutedTest) {}
 
   list(narrow: Narrow): MessageList | undefined {
     return this.lists.get(narrowKey(narrow));
@@ -50,6 +51,14 @@ export class MessageStore {
     this.lists.clear();
     this.echoes.clear();
     this.acknowledged.clear();
+  }
+
+  /**
+   * Forgets the lists whose narrows depend on what is muted (`in:home`), after a topic or channel
+   * was muted or unmuted: they are fetched again when shown, as Zulip's client does.
+   */
+  forgetMuteDependent(): void {
+    for (const [key, list] of this.lists) if (list.narrow.some((t) => t.operator === 'in')) this.lists.delete(key);
   }
 
   /** Adds a page from GET /messages to the narrow's list (older pages, newer pages, or the first). */
@@ -80,7 +89,7 @@ export class MessageStore {
     const stored: Message = { ...message, flags: [...flags], reactions: message.reactions ?? [] };
     this.byId.set(stored.id, stored);
     for (const list of this.lists.values()) {
-      if (list.foundNewest && matches(list.narrow, stored, this.selfId)) list.ids = mergeSorted(list.ids, [stored.id]);
+      if (list.foundNewest && matches(list.narrow, stored, this.selfId, this.muted)) list.ids = mergeSorted(list.ids, [stored.id]);
     }
   }
 
@@ -93,7 +102,7 @@ export class MessageStore {
     this.echoes.set(localId, echo.id);
     this.byId.set(echo.id, echo);
     for (const list of this.lists.values()) {
-      if (list.foundNewest && matches(list.narrow, echo, this.selfId)) list.ids = mergeSorted(list.ids, [echo.id]);
+      if (list.foundNewest && matches(list.narrow, echo, this.selfId, this.muted)) list.ids = mergeSorted(list.ids, [echo.id]);
     }
     return echo;
   }
@@ -147,7 +156,7 @@ export class MessageStore {
     for (const list of this.lists.values()) {
       list.ids = list.ids.filter((id) => {
         const m = this.byId.get(id);
-        return !m || !ids.includes(id) || matches(list.narrow, m, this.selfId) !== false;
+        return !m || !ids.includes(id) || matches(list.narrow, m, this.selfId, this.muted) !== false;
       });
     }
   }
@@ -174,7 +183,7 @@ export class MessageStore {
     if (flag !== 'starred' || all) return;
     for (const list of this.lists.values()) {
       if (!list.narrow.some((t) => t.operator === 'is' && t.operand === 'starred')) continue;
-      const keep = ids.filter((id) => this.byId.has(id) && matches(list.narrow, this.byId.get(id)!, this.selfId));
+      const keep = ids.filter((id) => this.byId.has(id) && matches(list.narrow, this.byId.get(id)!, this.selfId, this.muted));
       list.ids = mergeSorted(list.ids.filter((id) => !ids.includes(id)), keep);
     }
   }

@@ -9,6 +9,15 @@ export interface Term {
 
 export type Narrow = Term[];
 
+/**
+ * The combined feed: every message outside muted topics and channels (Zulip's `in:home`). The
+ * narrow `[]` (every message, muted ones included) is what Recent conversations reads.
+ */
+export const HOME: Narrow = [{ operator: 'in', operand: 'home' }];
+
+/** Whether a message is in a topic muted for the reader (only the client's mute state knows). */
+export type MutedTest = (message: Message) => boolean;
+
 /** A stable key per narrow: message lists are cached under it. */
 export function narrowKey(narrow: Narrow): string {
   return JSON.stringify(narrow.map((t) => [t.negated ? '-' + t.operator : t.operator, t.operand]));
@@ -32,13 +41,19 @@ export function term(narrow: Narrow, operator: string): Term | undefined {
  * Whether a message belongs in a narrow, decided here, or undefined when only the server can say
  * (full-text search, `has:`, names not yet resolved): such lists are not updated live.
  */
-export function matches(narrow: Narrow, message: Message, selfId: number): boolean | undefined {
+export function matches(narrow: Narrow, message: Message, selfId: number, muted?: MutedTest): boolean | undefined {
   for (const t of narrow) {
-    const answer = matchTerm(t, message, selfId);
+    const answer = t.operator === 'in' ? matchIn(t, message, muted) : matchTerm(t, message, selfId);
     if (answer === undefined) return undefined;
     if (answer === Boolean(t.negated)) return false;
   }
   return true;
+}
+
+function matchIn(t: Term, m: Message, muted: MutedTest | undefined): boolean | undefined {
+  if (t.operand === 'all') return true;
+  if (t.operand !== 'home' || !muted) return undefined;
+  return m.type === 'private' || !muted(m);
 }
 
 function matchTerm(t: Term, m: Message, selfId: number): boolean | undefined {
@@ -77,7 +92,7 @@ export function narrowPath(narrow: Narrow): string {
   const dm = term(narrow, 'dm');
   const is = term(narrow, 'is');
   const plain = narrow.length === 1 || (narrow.length === 2 && channel && topic);
-  if (narrow.length === 0) return '/';
+  if (narrow.length === 0 || narrowKey(narrow) === narrowKey(HOME)) return '/';
   if (plain && channel && typeof channel.operand === 'number') {
     return `/channel/${channel.operand}` + (topic ? `/topic/${encodeURIComponent(String(topic.operand))}` : '');
   }
@@ -90,7 +105,7 @@ export function narrowPath(narrow: Narrow): string {
 /** The narrow at a client address (undefined for addresses that are not narrows: settings, admin). */
 export function narrowFromPath(path: string): Narrow | undefined {
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts.length === 0) return [];
+  if (parts.length === 0) return HOME;
   const [head, a, b, c] = parts;
   if (head === 'channel' && a && /^\d+$/.test(a)) return channelNarrow(Number(a), b === 'topic' && c !== undefined ? c : undefined);
   if (head === 'dm' && a) return dmNarrow(a.split(',').map(Number));
@@ -100,7 +115,7 @@ export function narrowFromPath(path: string): Narrow | undefined {
   return undefined;
 }
 
-const OPERATORS = new Set(['channel', 'stream', 'topic', 'sender', 'is', 'has', 'dm', 'near', 'id', 'search', 'dm-including', 'channels']);
+const OPERATORS = new Set(['channel', 'stream', 'topic', 'sender', 'is', 'has', 'dm', 'near', 'id', 'search', 'dm-including', 'channels', 'in']);
 
 /** Zulip's search box: `channel:x topic:"a b" sender:e -is:read has:image words` → terms (words become one `search`). */
 export function parseSearch(text: string): Narrow {

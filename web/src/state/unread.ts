@@ -76,7 +76,13 @@ export class Unread {
     return ids.filter((id) => this.places.has(id));
   }
 
-  counts(muted: (streamId: number) => boolean = () => false): UnreadCounts {
+  /**
+   * Counts per channel, topic and conversation. `muted` says whether a topic is muted for the
+   * reader (itself or by its channel): such messages are left out of the total, as Zulip's combined
+   * feed leaves them out. A channel's own count leaves out only topics muted themselves (a muted
+   * channel keeps its count, shown dimmed).
+   */
+  counts(muted: MuteTest = NOT_MUTED): UnreadCounts {
     const channels = new Map<number, number>();
     const topics = new Map<string, number>();
     const dms = new Map<string, number>();
@@ -87,24 +93,63 @@ export class Unread {
         total++;
         continue;
       }
-      channels.set(place.streamId, (channels.get(place.streamId) ?? 0) + 1);
       const key = topicKey(place.streamId, place.topic);
       topics.set(key, (topics.get(key) ?? 0) + 1);
-      if (!muted(place.streamId)) total++;
+      if (!muted.topic(place.streamId, place.topic)) channels.set(place.streamId, (channels.get(place.streamId) ?? 0) + 1);
+      if (!muted.reader(place.streamId, place.topic)) total++;
     }
     return { channels, topics, dms, total, mentions: this.mentions.size };
   }
 
-  /** The oldest unread topic after `from` (channel, topic), for the `n` key. */
-  nextTopic(isMuted: (streamId: number) => boolean): { streamId: number; topic: string } | undefined {
+  /**
+   * The unread conversations (topics and direct message conversations) with their counts, newest
+   * unread message, and whether one mentions the reader: what the Inbox shows.
+   */
+  conversations(): UnreadConversation[] {
+    const byKey = new Map<string, UnreadConversation>();
+    for (const [id, place] of this.places) {
+      const key = place.kind === 'dm' ? `d${place.key}` : `c${topicKey(place.streamId, place.topic)}`;
+      let c = byKey.get(key);
+      if (!c) {
+        c = place.kind === 'dm'
+          ? { kind: 'dm', key: place.key, userIds: place.key.split(',').map(Number), count: 0, newestId: 0, mentioned: false }
+          : { kind: 'channel', streamId: place.streamId, topic: place.topic, count: 0, newestId: 0, mentioned: false };
+        byKey.set(key, c);
+      }
+      c.count++;
+      if (id > c.newestId) c.newestId = id;
+      if (this.mentions.has(id)) c.mentioned = true;
+    }
+    return [...byKey.values()];
+  }
+
+  /**
+   * The `n` key: the unread topic holding the oldest unread message, leaving out muted topics and
+   * the topic being read (its messages become read as they are seen).
+   */
+  nextTopic(isMuted: (streamId: number, topic: string) => boolean, current?: { streamId: number; topic: string }): { streamId: number; topic: string } | undefined {
+    const here = current && topicKey(current.streamId, current.topic);
     let best: { id: number; streamId: number; topic: string } | undefined;
     for (const [id, place] of this.places) {
-      if (place.kind !== 'channel' || isMuted(place.streamId)) continue;
+      if (place.kind !== 'channel' || isMuted(place.streamId, place.topic)) continue;
+      if (here === topicKey(place.streamId, place.topic)) continue;
       if (!best || id < best.id) best = { id, streamId: place.streamId, topic: place.topic };
     }
     return best && { streamId: best.streamId, topic: best.topic };
   }
 }
+
+/** Whether a topic is muted: for the reader (itself or by its channel), and by the topic's own policy. */
+export interface MuteTest {
+  reader(streamId: number, topic: string): boolean;
+  topic(streamId: number, topic: string): boolean;
+}
+
+const NOT_MUTED: MuteTest = { reader: () => false, topic: () => false };
+
+export type UnreadConversation =
+  | { kind: 'channel'; streamId: number; topic: string; count: number; newestId: number; mentioned: boolean }
+  | { kind: 'dm'; key: string; userIds: number[]; count: number; newestId: number; mentioned: boolean };
 
 export interface UnreadCounts {
   channels: Map<number, number>;

@@ -52,6 +52,16 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
 
   const markVisible = useReadOnSight(app, scroller, virtualizer, rows);
 
+  // The cursor moved (keys or a click): its message is brought into view; MessageRow focuses it.
+  const selected = app.selected.value;
+  useEffect(() => {
+    if (selected === undefined) return;
+    const index = rows.findIndex((r) => r.kind === 'message' && r.message.id === selected);
+    if (index < 0) return;
+    atBottom.current = index === rows.length - 1;
+    virtualizer.scrollToIndex(index, { align: 'auto' });
+  }, [selected]);
+
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
@@ -75,7 +85,7 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
           const row = rows[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} class="feed-row" style={{ transform: `translateY(${item.start}px)` }}>
-              {row.kind === 'header' ? <ConversationHeader app={app} row={row} /> : <MessageRow app={app} row={row} onReply={onReply} />}
+              {row.kind === 'header' ? <ConversationHeader app={app} row={row} /> : <MessageRow app={app} row={row} onReply={onReply} selected={row.message.id === selected} />}
             </div>
           );
         })}

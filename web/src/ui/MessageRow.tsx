@@ -1,5 +1,5 @@
 /** One message (sender, time, sanitised content, edited mark, reactions, actions) and the conversation header above a run of them. */
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { resolveUploads } from '../api/uploads.js';
 import { channelNarrow, dmNarrow } from '../state/narrow.js';
@@ -9,7 +9,8 @@ import { sanitize } from './sanitize.js';
 import { highlightCode } from './highlight.js';
 import { EmojiPicker } from './EmojiPicker.js';
 import { glyphOf } from '../app/emoji.js';
-import { editMessage, deleteMessage, moveTopic, toggleReaction, toggleStar } from '../app/message-actions.js';
+import { editMessage, deleteMessage, moveTopic, setTopicVisibility, toggleReaction, toggleStar } from '../app/message-actions.js';
+import { mutePolicy, VisibilityPolicy } from '../state/topic-policy.js';
 import { Avatar, Lock } from './Avatar.js';
 
 export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRow, { kind: 'header' }> }) {
@@ -28,6 +29,7 @@ export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRo
               if (topic !== null && topic.trim() && topic !== c.topic) void moveTopic(app, row.firstId, topic.trim());
             }}>✎</button>
         )}
+        <TopicVisibility app={app} streamId={c.streamId} topic={c.topic} />
         <time class="conv-date">{new Date(row.date * 1000).toLocaleDateString()}</time>
       </div>
     );
@@ -42,9 +44,31 @@ export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRo
   );
 }
 
-export function MessageRow({ app, row, onReply }: { app: App; row: Extract<FeedRow, { kind: 'message' }>; onReply: (id: number) => void }) {
+/** Mute or unmute, follow or unfollow a topic (for oneself), from its header. */
+function TopicVisibility({ app, streamId, topic }: { app: App; streamId: number; topic: string }) {
+  const channelMuted = app.isMuted(streamId);
+  const muted = app.topicMuted(streamId, topic);
+  const followed = app.topicPolicies.followed(streamId, topic);
+  const name = topic || 'general chat';
+  return (
+    <span class="topic-visibility">
+      <button type="button" aria-pressed={muted} aria-label={`${muted ? 'Unmute' : 'Mute'} topic ${name}`} title={muted ? 'Unmute this topic' : 'Mute this topic'}
+        onClick={() => void setTopicVisibility(app, streamId, topic, mutePolicy(channelMuted, !muted))}>{muted ? '🔕' : '🔔'}</button>
+      <button type="button" aria-pressed={followed} aria-label={`${followed ? 'Unfollow' : 'Follow'} topic ${name}`} title={followed ? 'Unfollow this topic' : 'Follow this topic'}
+        onClick={() => void setTopicVisibility(app, streamId, topic, followed ? VisibilityPolicy.INHERIT : VisibilityPolicy.FOLLOWED)}>{followed ? '◉' : '○'}</button>
+    </span>
+  );
+}
+
+export function MessageRow({ app, row, onReply, selected }: { app: App; row: Extract<FeedRow, { kind: 'message' }>; onReply: (id: number) => void; selected: boolean }) {
   const m = row.message;
   const content = useRef<HTMLDivElement>(null);
+  const article = useRef<HTMLElement>(null);
+  // The selected message takes focus (screen readers read it; focus is visible), unless the person is typing elsewhere.
+  useEffect(() => {
+    const active = document.activeElement;
+    if (selected && article.current && (!active || active === document.body || active.closest('.feed'))) article.current.focus({ preventScroll: true });
+  }, [selected]);
   const [picking, setPicking] = useState(false);
   const [editing, setEditing] = useState<string | undefined>(undefined);
   const html = sanitize(m.content);
@@ -64,7 +88,9 @@ export function MessageRow({ app, row, onReply }: { app: App; row: Extract<FeedR
     setEditing(answer.raw_content);
   };
   return (
-    <article class={`message${row.continued ? ' continued' : ''}${unread ? ' unread' : ''}${m.local_id ? ' pending' : ''}${m.failed ? ' failed' : ''}`} data-message-id={m.id} aria-label={`Message from ${m.sender_full_name}`}>
+    <article ref={article} class={`message${row.continued ? ' continued' : ''}${unread ? ' unread' : ''}${m.local_id ? ' pending' : ''}${m.failed ? ' failed' : ''}${selected ? ' selected' : ''}`}
+      data-message-id={m.id} aria-label={`Message from ${m.sender_full_name}`} aria-current={selected ? 'true' : undefined} tabIndex={selected ? 0 : -1}
+      onClick={(e) => server && !(e.target as HTMLElement).closest('a, button, textarea, input, .emoji-picker') && (app.selected.value = m.id)}>
       {!row.continued && <Avatar app={app} userId={m.sender_id} url={m.avatar_url} name={m.sender_full_name} />}
       <div class="message-body">
         {!row.continued && (

@@ -1,9 +1,11 @@
 /** One search box with Zulip's operators (channel:, topic:, sender:, is:, has:, words); shows the current narrow as text. */
 import { useEffect, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
-import { parseSearch, searchText, type Narrow, type Term } from '../state/narrow.js';
+import { HOME, narrowKey, parseSearch, searchText, type Narrow, type Term } from '../state/narrow.js';
 
 export function describe(app: App, narrow: Narrow): string {
+  // The combined feed is what an empty search box shows.
+  if (narrowKey(narrow) === narrowKey(HOME)) return '';
   return searchText(narrow, (t: Term) => {
     if (t.operator === 'channel' && typeof t.operand === 'number') return app.channelName(t.operand);
     if (t.operator === 'dm' && Array.isArray(t.operand)) return t.operand.map((id) => app.user(id)?.email ?? id).join(',');
@@ -28,7 +30,7 @@ export function SearchBar({ app, onSearch, inputRef }: { app: App; onSearch: (na
   // Again once registered: channel ids then have names.
   useEffect(() => setText(describe(app, narrow)), [narrow, app.subscriptions]);
   return (
-    <form role="search" class="search" onSubmit={(e) => (e.preventDefault(), onSearch(resolveNames(app, parseSearch(text))))}>
+    <form role="search" class="search" onSubmit={(e) => (e.preventDefault(), onSearch(text.trim() ? resolveNames(app, parseSearch(text)) : HOME))}>
       <input ref={inputRef} type="search" aria-label="Search messages" placeholder="Search (channel: topic: sender: is: has: words)" value={text}
         onInput={(e) => setText(e.currentTarget.value)} onKeyDown={(e) => e.key === 'Escape' && (e.currentTarget.blur(), setText(describe(app, narrow)))} />
     </form>
@@ -41,7 +43,7 @@ export function placeName(app: App, narrow: Narrow): string {
   const topic = narrow.find((t) => t.operator === 'topic' && !t.negated);
   const dm = narrow.find((t) => t.operator === 'dm' && !t.negated);
   const plain = narrow.length === 1 || (narrow.length === 2 && channel && topic);
-  if (narrow.length === 0) return 'Combined feed';
+  if (narrow.length === 0 || narrowKey(narrow) === narrowKey(HOME)) return 'Combined feed';
   if (plain && channel && typeof channel.operand === 'number') return `#${app.channelName(channel.operand)}${topic ? ` › ${String(topic.operand)}` : ''}`;
   if (plain && dm && Array.isArray(dm.operand)) return dm.operand.length === 1 && dm.operand[0] === app.selfId ? 'Notes to self' : `You and ${dm.operand.map((id) => app.userName(id)).join(', ')}`;
   if (plain && narrow[0]!.operator === 'is' && narrow[0]!.operand === 'starred') return 'Starred';

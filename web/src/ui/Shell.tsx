@@ -1,34 +1,41 @@
-/** The signed-in page: top bar (search, status, sign out), sidebar, feed and compose, or settings and administration; addresses and keyboard shortcuts. */
+/** The signed-in page: top bar (search, status, sign out), sidebar, and the feed with compose or one of the pages (Inbox, Recent, drafts, scheduled, settings, administration); addresses and keyboard shortcuts. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { narrowFromPath, narrowPath, term, type Narrow } from '../state/narrow.js';
 import { conversationKey } from '../state/feed.js';
+import { isPage, pageFromHash, pageFromPath, type Page } from '../state/pages.js';
 import { Compose } from './Compose.js';
-import { compose, composeFromNarrow, replyTo } from './compose-state.js';
+import { composeFromNarrow, replyTo } from './compose-state.js';
 import { Feed } from './Feed.js';
 import { SearchBar, placeName } from './SearchBar.js';
 import { Sidebar } from './Sidebar.js';
 import { Settings } from './Settings.js';
 import { Admin } from './Admin.js';
+import { Inbox } from './Inbox.js';
+import { Recent } from './Recent.js';
+import { Drafts } from './Drafts.js';
+import { Scheduled } from './Scheduled.js';
+import { shortcut } from './shortcuts.js';
 import { documentTitle } from '../state/unread.js';
 
-type View = 'feed' | 'settings' | 'admin';
+export type View = 'feed' | Page;
+export type Navigate = (to: Narrow | Page, push?: boolean) => void;
 
-function viewOf(path: string): View {
-  return path === '/settings' ? 'settings' : path === '/admin' ? 'admin' : 'feed';
-}
+const TITLES: Record<Page, string> = { inbox: 'Inbox', recent: 'Recent conversations', drafts: 'Drafts', scheduled: 'Scheduled messages', settings: 'Settings', admin: 'Organization' };
 
 export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
-  const [view, setView] = useState<View>(viewOf(location.pathname));
+  const [view, setView] = useState<View>(pageFromPath(location.pathname) ?? 'feed');
+  const viewRef = useRef<View>(view);
+  viewRef.current = view;
   const [menuOpen, setMenuOpen] = useState(false);
   const search = useRef<HTMLInputElement>(null);
   app.revision.value;
 
-  const navigate = (to: Narrow | 'settings' | 'admin', push = true) => {
+  const navigate: Navigate = (to, push = true) => {
     setMenuOpen(false);
-    if (to === 'settings' || to === 'admin') {
+    if (isPage(to)) {
       setView(to);
-      if (push) history.pushState(null, '', `/${to}`);
+      if (push && location.pathname !== `/${to}`) history.pushState(null, '', `/${to}`);
       return;
     }
     setView('feed');
@@ -37,31 +44,27 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
     if (push && location.pathname !== narrowPath(to)) history.pushState(null, '', narrowPath(to));
   };
 
-  useEffect(() => {
-    const initial = narrowFromPath(location.pathname);
-    if (initial) navigate(initial, false);
-    const onPop = () => {
-      const narrow = narrowFromPath(location.pathname);
-      if (narrow) navigate(narrow, false);
-      else setView(viewOf(location.pathname));
-    };
-    window.addEventListener('popstate', onPop);
-    return () => window.removeEventListener('popstate', onPop);
-  }, []);
+  useAddresses(navigate);
 
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => shortcut(e, app, { search, navigate, closeMenu: () => setMenuOpen(false) });
+    const onKey = (e: KeyboardEvent) =>
+      shortcut(e, app, {
+        search,
+        inFeed: () => viewRef.current === 'feed',
+        inList: () => viewRef.current === 'inbox' || viewRef.current === 'recent',
+        navigate,
+        showFeed: () => navigate(app.narrow.value),
+        closeMenu: () => setMenuOpen(false),
+      });
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [app]);
 
   const narrow = app.narrow.value;
-  const place = view === 'feed' ? placeName(app, narrow) : view === 'settings' ? 'Settings' : 'Organization';
+  const place = view === 'feed' ? placeName(app, narrow) : TITLES[view];
   useEffect(() => {
     document.title = documentTitle(app.counts().total, place, app.realm.name);
   });
-  const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
-
   return (
     <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
       <header class="topbar">
@@ -78,19 +81,66 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
       </header>
       <Sidebar app={app} onNavigate={navigate} view={view} />
       <main class="main" aria-label={place}>
-        {view === 'feed' && (
-          <>
-            <h1 class="narrow-title">{place}</h1>
-            <Feed key={narrowPath(narrow)} app={app} onReply={(id) => void replyTo(app, id, true)} />
-            <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
-            <Compose app={app} />
-          </>
-        )}
-        {view === 'settings' && <Settings app={app} />}
-        {view === 'admin' && <Admin app={app} />}
+        <MainView app={app} view={view} place={place} navigate={navigate} />
       </main>
     </div>
   );
+}
+
+/** The address at start, on back / forward, and Zulip's hash addresses (`/#inbox`), which lead to the page's own address. */
+function useAddresses(navigate: Navigate): void {
+  useEffect(() => {
+    const fromHash = () => {
+      const page = pageFromHash(location.hash);
+      if (!page) return false;
+      history.replaceState(null, '', `/${page}`);
+      navigate(page, false);
+      return true;
+    };
+    if (!fromHash()) {
+      const initial = narrowFromPath(location.pathname);
+      if (initial && !pageFromPath(location.pathname)) navigate(initial, false);
+    }
+    const onPop = () => {
+      const page = pageFromPath(location.pathname);
+      const narrow = narrowFromPath(location.pathname);
+      if (page) navigate(page, false);
+      else if (narrow) navigate(narrow, false);
+    };
+    window.addEventListener('popstate', onPop);
+    window.addEventListener('hashchange', fromHash);
+    return () => (window.removeEventListener('popstate', onPop), window.removeEventListener('hashchange', fromHash));
+  }, []);
+}
+
+/** The main column: the feed with who is typing and the compose box, or one of the pages. */
+function MainView({ app, view, place, navigate }: { app: App; view: View; place: string; navigate: Navigate }) {
+  app.revision.value;
+  const narrow = app.narrow.value;
+  const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
+  switch (view) {
+    case 'feed':
+      return (
+        <>
+          <h1 class="narrow-title">{place}</h1>
+          <Feed key={narrowPath(narrow)} app={app} onReply={(id) => void replyTo(app, id, true)} />
+          <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
+          <Compose app={app} />
+        </>
+      );
+    case 'inbox':
+      return <Inbox app={app} onNavigate={navigate} />;
+    case 'recent':
+      return <Recent app={app} onNavigate={navigate} />;
+    case 'drafts':
+      return <Drafts app={app} onNavigate={navigate} />;
+    case 'scheduled':
+      return <Scheduled app={app} />;
+    case 'settings':
+      return <Settings app={app} />;
+    case 'admin':
+      return <Admin app={app} />;
+  }
 }
 
 function isCurrentConversation(app: App, narrow: Narrow, key: string): boolean {
@@ -100,42 +150,5 @@ function isCurrentConversation(app: App, narrow: Narrow, key: string): boolean {
   if (channel && topic && typeof channel.operand === 'number') return key === conversationKey({ type: 'channel', streamId: channel.operand, topic: String(topic.operand) });
   if (channel) return key.startsWith(`c${channel.operand as number}:`);
   if (dm && Array.isArray(dm.operand)) return key === conversationKey({ type: 'dm', userIds: dm.operand });
-  return narrow.length === 0;
-}
-
-interface ShortcutContext {
-  search: { current: HTMLInputElement | null };
-  navigate: (to: Narrow) => void;
-  closeMenu: () => void;
-}
-
-/** Zulip's main keys: c compose, r reply, n next unread topic, / search, Esc leave a field. */
-function shortcut(e: KeyboardEvent, app: App, ctx: ShortcutContext): void {
-  const target = e.target as HTMLElement;
-  const typing = target.matches('input, textarea, select, [contenteditable]');
-  if (e.key === 'Escape') {
-    if (typing) target.blur();
-    ctx.closeMenu();
-    return;
-  }
-  if (typing || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (e.key === '/') {
-    e.preventDefault();
-    ctx.search.current?.focus();
-    ctx.search.current?.select();
-  } else if (e.key === 'c') {
-    e.preventDefault();
-    compose.focus.value++;
-  } else if (e.key === 'r') {
-    const list = app.messages.list(app.narrow.value);
-    const last = list?.ids.filter((id) => Number.isInteger(id)).at(-1);
-    if (last === undefined) return;
-    e.preventDefault();
-    void replyTo(app, last, false);
-  } else if (e.key === 'n') {
-    const next = app.unread.nextTopic((id) => app.isMuted(id));
-    if (!next) return;
-    e.preventDefault();
-    ctx.navigate([{ operator: 'channel', operand: next.streamId }, { operator: 'topic', operand: next.topic }]);
-  }
+  return term(narrow, 'in') !== undefined || narrow.length === 0;
 }

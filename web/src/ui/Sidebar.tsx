@@ -1,7 +1,8 @@
-/** The left column: views (all, mentions, starred, drafts), channels with unread counts and topics (muted dimmed), direct message conversations, people. */
+/** The left column: views (Inbox, Recent, combined feed, mentions, starred, drafts, scheduled), channels with unread counts and topics (muted dimmed), direct message conversations, people. */
 import { useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
-import { channelNarrow, dmNarrow, narrowKey, term, type Narrow } from '../state/narrow.js';
+import { channelNarrow, dmNarrow, HOME, narrowKey, narrowPath, term, type Narrow } from '../state/narrow.js';
+import type { Page } from '../state/pages.js';
 import { dmKey } from '../state/types.js';
 import { topicKey } from '../state/unread.js';
 import { Lock, PresenceDot } from './Avatar.js';
@@ -10,7 +11,7 @@ function Count({ n, label }: { n: number | undefined; label: string }) {
   return n ? <span class="count" aria-label={`${n} unread ${label}`}>{n}</span> : null;
 }
 
-export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: Narrow | 'settings' | 'admin') => void; view: string }) {
+export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: Narrow | Page) => void; view: string }) {
   app.revision.value;
   const counts = app.counts();
   const current = app.narrow.value;
@@ -19,19 +20,30 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
   const currentTopic = term(current, 'topic');
   const subs = [...app.subscriptions.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name));
   const link = (narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls = '', name?: string) => (
-    <a href="#" data-name={name} class={`nav-link ${cls}${narrowKey(narrow) === currentKey ? ' current' : ''}`} aria-current={narrowKey(narrow) === currentKey ? 'page' : undefined}
+    <a href={narrowPath(narrow)} data-name={name} class={`nav-link ${cls}${narrowKey(narrow) === currentKey ? ' current' : ''}`} aria-current={narrowKey(narrow) === currentKey ? 'page' : undefined}
       onClick={(e) => (e.preventDefault(), onNavigate(narrow))}>
       <span class="label">{label}</span>
       {extra}
     </a>
   );
   const dms = recentDms(app);
+  const page = (to: Page, label: string, extra?: preact.ComponentChildren) => (
+    <a href={`/${to}`} class={`nav-link page-link${view === to ? ' current' : ''}`} aria-current={view === to ? 'page' : undefined}
+      onClick={(e) => (e.preventDefault(), onNavigate(to))}>
+      <span class="label">{label}</span>
+      {extra}
+    </a>
+  );
   return (
     <nav class="sidebar" aria-label="Channels and conversations">
       <ul class="views">
-        <li>{link([], 'Combined feed', <Count n={counts.total} label="messages" />)}</li>
+        <li>{page('inbox', 'Inbox', <Count n={counts.total} label="messages" />)}</li>
+        <li>{page('recent', 'Recent conversations')}</li>
+        <li>{link(HOME, 'Combined feed', <Count n={counts.total} label="messages" />)}</li>
         <li>{link([{ operator: 'is', operand: 'mentioned' }], 'Mentions', <Count n={counts.mentions} label="mentions" />)}</li>
         <li>{link([{ operator: 'is', operand: 'starred' }], 'Starred')}</li>
+        <li>{page('drafts', 'Drafts', app.drafts.length ? <span class="tally" aria-label={`${app.drafts.length} drafts`}>{app.drafts.length}</span> : null)}</li>
+        {app.scheduled.length > 0 && <li>{page('scheduled', 'Scheduled messages', <span class="tally" aria-label={`${app.scheduled.length} scheduled`}>{app.scheduled.length}</span>)}</li>}
       </ul>
       <h2>Channels</h2>
       <ul class="channels">
@@ -42,15 +54,7 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
             <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
               {link(channelNarrow(s.stream_id), <>{s.invite_only ? <Lock /> : '#'} {s.name}</>, <Count n={counts.channels.get(s.stream_id)} label={`in ${s.name}`} />, 'channel', s.name)}
               <span class="swatch" style={{ background: s.color }} aria-hidden="true" />
-              {open && (
-                <ul class="topics">
-                  {(app.topics.get(s.stream_id) ?? []).slice(0, 30).map((t) => (
-                    <li key={t.name} class={currentTopic?.operand === t.name ? 'current' : ''}>
-                      {link(channelNarrow(s.stream_id, t.name), t.name || 'general chat', <Count n={counts.topics.get(topicKey(s.stream_id, t.name))} label={`in ${t.name}`} />, 'topic')}
-                    </li>
-                  ))}
-                </ul>
-              )}
+              {open && <Topics app={app} streamId={s.stream_id} currentTopic={currentTopic?.operand} link={link} />}
             </li>
           );
         })}
@@ -59,16 +63,39 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
       <ul class="dms">
         {dms.map((ids) => (
           <li key={dmKey(ids)}>
-            {link(dmNarrow(ids), ids.length === 1 && ids[0] === app.selfId ? 'Notes to self' : ids.map((id) => app.userName(id)).join(', '), <Count n={counts.dms.get(dmKey(ids))} label="direct messages" />)}
+            {link(dmNarrow(ids), app.dmName(ids), <Count n={counts.dms.get(dmKey(ids))} label="direct messages" />)}
           </li>
         ))}
       </ul>
       <People app={app} link={link} />
       <ul class="views bottom">
-        <li><a href="#" class={view === 'settings' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('settings'))}>Settings</a></li>
-        {app.isAdmin() && <li><a href="#" class={view === 'admin' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('admin'))}>Organization</a></li>}
+        <li><a href="/settings" class={view === 'settings' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('settings'))}>Settings</a></li>
+        {app.isAdmin() && <li><a href="/admin" class={view === 'admin' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('admin'))}>Organization</a></li>}
       </ul>
     </nav>
+  );
+}
+
+type Link = (narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls?: string) => preact.JSX.Element;
+
+/** The open channel's topics, newest first: muted ones dimmed (and said so to screen readers), followed ones marked. */
+function Topics({ app, streamId, currentTopic, link }: { app: App; streamId: number; currentTopic: unknown; link: Link }) {
+  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
+  app.revision.value;
+  const counts = app.counts();
+  return (
+    <ul class="topics">
+      {(app.topics.get(streamId) ?? []).slice(0, 30).map((t) => {
+        const muted = app.topicMuted(streamId, t.name);
+        const followed = app.topicPolicies.followed(streamId, t.name);
+        return (
+          <li key={t.name} class={`${currentTopic === t.name ? 'current' : ''}${muted ? ' muted' : ''}`}>
+            {link(channelNarrow(streamId, t.name), <>{t.name || 'general chat'}{muted && <span class="sr-only"> (muted)</span>}{followed && <span class="followed" title="Followed" aria-label="followed"> ●</span>}</>,
+              <Count n={counts.topics.get(topicKey(streamId, t.name))} label={`in ${t.name}`} />, 'topic')}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -3,7 +3,9 @@ import { signal } from '@preact/signals';
 import type { App } from '../app/app.js';
 import { rawContent } from '../app/message-actions.js';
 import { quoteReply } from '../state/autocomplete.js';
-import { term, type Narrow } from '../state/narrow.js';
+import { channelNarrow, dmNarrow, term, type Narrow } from '../state/narrow.js';
+import { destinationOf, type Draft } from '../state/drafts.js';
+import { adoptDraft } from '../app/drafts.js';
 import { dmUserIds } from '../state/types.js';
 
 export type ComposeMode = 'channel' | 'dm';
@@ -51,4 +53,22 @@ export async function replyTo(app: App, messageId: number, quote: boolean): Prom
     compose.text.value = prefix + quoteReply(m.sender_full_name, m.sender_id, raw);
   }
   compose.focus.value++;
+}
+
+/** A saved draft back in the compose box (it becomes the draft being edited); the narrow to show it in. */
+export function restoreDraft(app: App, draft: Draft): Narrow | undefined {
+  const to = destinationOf(draft, app.selfId);
+  if (to?.type === 'channel') {
+    compose.mode.value = 'channel';
+    compose.streamId.value = to.streamId;
+    compose.topic.value = to.topic;
+  } else if (to) {
+    compose.mode.value = 'dm';
+    compose.dmTo.value = to.userIds;
+  }
+  compose.text.value = draft.content;
+  adoptDraft(draft.id);
+  compose.focus.value++;
+  if (!to) return undefined;
+  return to.type === 'channel' ? channelNarrow(to.streamId, to.topic) : dmNarrow(to.userIds);
 }
