@@ -123,9 +123,11 @@ function e2eeNotifyProblems(b: Record<string, any>, contentType: string, need: (
       need(['high', 'normal'].includes(String(r.fcm_priority)) && Object.keys(r).every((k) => ['device_id', 'fcm_priority', 'payload'].includes(k)), 'FCM request fields');
       need(Object.keys(payload).every((k) => k === 'push_account_id' || k === 'encrypted_data'), 'FCM payload fields');
     } else {
+      // Zulip's APNsHTTPHeaders (apns_priority: 10, 5 or 1; apns_push_type an aioapns PushType) and APNsPayload.
       const headers = isObject(r.http_headers) ? r.http_headers : {};
-      need(Number.isInteger(headers['apns-priority']) && typeof headers['apns-push-type'] === 'string', 'APNs http_headers');
-      need(isObject(payload.aps), 'APNs payload with aps');
+      need(Object.keys(r).every((k) => ['device_id', 'http_headers', 'payload'].includes(k)), 'APNs request fields');
+      need([10, 5, 1].includes(headers.apns_priority as number) && ['alert', 'background'].includes(headers.apns_push_type as string) && Object.keys(headers).length === 2, 'APNs http_headers apns_priority and apns_push_type');
+      need(Object.keys(payload).every((k) => ['push_account_id', 'encrypted_data', 'aps'].includes(k)) && isObject(payload.aps), 'APNs payload fields, with aps');
     }
   }
 }

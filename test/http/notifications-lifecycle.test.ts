@@ -145,12 +145,18 @@ test('end-to-end registered devices get each notification encrypted with their k
   const mention = await send(w.hamlet, 'Verona', 'Look, @**Cordelia, Lear\'s daughter**', 'secrets');
   const [apns] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.message_id === mention));
   t.match(apns!.decrypted![0], { type: 'message', recipient_type: 'channel', channel_id: VERONA, channel_name: 'Verona', topic: 'secrets' });
-  t.match(apns!.body.push_requests, [{ http_headers: { 'apns-priority': 10, 'apns-push-type': 'alert' }, payload: { push_account_id: 7002, aps: {} } }]);
+  t.same(apns!.body.push_requests[0].http_headers, { apns_priority: 10, apns_push_type: 'alert' });
+  t.same(apns!.body.push_requests[0].payload.aps, { 'mutable-content': 1, alert: { title: 'New notification' } });
+  t.equal(apns!.body.push_requests[0].payload.push_account_id, 7002);
 
   await ok(w.othello.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }), 'read');
   const [remove] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(OTHELLO, (data) => data.type === 'remove'));
   t.match(remove!.decrypted![0], { type: 'remove', message_ids: [id], user_id: OTHELLO });
   t.match(remove!.body.push_requests, [{ fcm_priority: 'normal' }]);
+  await ok(w.cordelia.post('/messages/flags', { messages: [mention], op: 'add', flag: 'read' }), 'read on the Apple device');
+  const [appleRemove] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.type === 'remove'));
+  t.match(appleRemove!.decrypted![0], { type: 'remove', message_ids: [mention], user_id: CORDELIA });
+  t.same(appleRemove!.body.push_requests[0].http_headers, { apns_priority: 5, apns_push_type: 'background' }, 'a removal in the background, at low priority');
   t.same(bouncer.violations, [], 'every request had the shape Zulip\'s bouncer accepts, and decrypted with the device key');
 });
 
