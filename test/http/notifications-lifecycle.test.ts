@@ -148,6 +148,9 @@ test('end-to-end registered devices get each notification encrypted with their k
   t.same(apns!.body.push_requests[0].http_headers, { apns_priority: 10, apns_push_type: 'alert' });
   t.same(apns!.body.push_requests[0].payload.aps, { 'mutable-content': 1, alert: { title: 'New notification' } });
   t.equal(apns!.body.push_requests[0].payload.push_account_id, 7002);
+  const untitled = await send(w.hamlet, 'Verona', 'Again, @**Cordelia, Lear\'s daughter**', '');
+  const [general] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.message_id === untitled));
+  t.equal(general!.decrypted![0].topic, 'general chat', 'the empty topic by its display name');
 
   await ok(w.othello.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }), 'read');
   const [remove] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(OTHELLO, (data) => data.type === 'remove'));
