@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import type { Services } from '../services.js';
-import { bouncerOutcome, getFromBouncer, postToBouncer, realmUuid } from './push-bouncer.js';
+import { bouncerOutcome, bouncerPushStatus, getFromBouncer, postToBouncer, realmUuid } from './push-bouncer.js';
 
 /** Zulip's RealmDataForAnalytics for the one organization. */
 function realmData(services: Services): Record<string, unknown> {
@@ -60,9 +60,9 @@ export async function uploadToBouncer(services: Services): Promise<void> {
       api_feature_level: JSON.stringify(ZULIP_FEATURE_LEVEL),
     });
     if (bouncerOutcome(response) !== 'done') throw new Error(`analytics upload answered ${response.status}: ${String(response.body.msg ?? '')}`);
-    const realms = response.body.realms as Record<string, { can_push?: unknown; expected_end_timestamp?: unknown }> | undefined;
-    const mine = realms?.[realmUuid(services)];
-    if (mine) services.notifications.pushStatus = { canPush: mine.can_push === true, expectedEndTimestamp: typeof mine.expected_end_timestamp === 'number' ? mine.expected_end_timestamp : null };
+    const realms = response.body.realms as Record<string, unknown> | undefined;
+    const mine = bouncerPushStatus(realms?.[realmUuid(services)]);
+    if (mine) services.notifications.pushStatus = mine;
   } catch (error) {
     services.logger.warn({ err: error }, 'push bouncer analytics upload failed; will try again on schedule');
   }

@@ -59,3 +59,10 @@ export function bouncerOutcome(response: BouncerResponse | Error): 'done' | 'ret
   if (response.status >= 400 || response.status !== 200) return 'refused';
   return 'done';
 }
+
+/** A bouncer's `can_push` record of the organization (its `realm_push_status`, or an entry of `realms`); undefined when it sent none. */
+export function bouncerPushStatus(value: unknown): { canPush: boolean; expectedEndTimestamp: number | null } | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { can_push: canPush, expected_end_timestamp: end } = value as { can_push?: unknown; expected_end_timestamp?: unknown };
+  return { canPush: canPush === true, expectedEndTimestamp: typeof end === 'number' ? end : null };
+}

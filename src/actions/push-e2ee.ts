@@ -10,7 +10,7 @@ import { registrationKey } from '../domain/push-devices.js';
 import { e2eePushRequest, type E2eeDevice } from '../domain/push-e2ee-payloads.js';
 import { pushDeviceBook } from '../queries/push-devices.js';
 import type { Services } from '../services.js';
-import { bouncerOutcome, postJsonToBouncer, realmUuid, type BouncerResponse } from './push-bouncer.js';
+import { bouncerOutcome, bouncerPushStatus, postJsonToBouncer, realmUuid, type BouncerResponse } from './push-bouncer.js';
 
 /** A device the bouncer accepted: where it is (its device id) and the key to seal for. */
 export interface E2eeTarget extends E2eeDevice {
@@ -35,6 +35,18 @@ export async function sealFor(publicKeyBase64: string, data: Payload): Promise<s
   return Buffer.from(sodium.crypto_box_seal(Buffer.from(JSON.stringify(data)), key)).toString('base64');
 }
 
+/**
+ * Zulip's send_push_notifications on MissingRemoteRealmError and
+ * PushNotificationsDisallowedByBouncerError: the organization is unknown to the bouncer, or its
+ * plan allows no pushes; push notifications count as off (no end) until the bouncer says otherwise.
+ */
+function noteRefusal(services: Services, response: BouncerResponse): void {
+  const { code, msg } = response.body;
+  if (code !== 'MISSING_REMOTE_REALM' && code !== 'PUSH_NOTIFICATIONS_DISALLOWED') return;
+  services.logger.warn({ code, msg }, 'Bouncer refused to send E2EE push notification');
+  services.notifications.pushStatus = { canPush: false, expectedEndTimestamp: null };
+}
+
 export interface E2eeOutcome {
   outcome: 'done' | 'retry' | 'refused';
   /** Registration keys of the devices the bouncer no longer has. */
@@ -57,7 +69,10 @@ export async function sendE2eePush(services: Services, url: string, targets: rea
     response = error instanceof Error ? error : new Error(String(error));
   }
   const outcome = bouncerOutcome(response);
+  if (outcome === 'refused') noteRefusal(services, response as BouncerResponse);
   if (outcome !== 'done') return { outcome, gone: [] };
+  const status = bouncerPushStatus((response as BouncerResponse).body.realm_push_status);
+  if (status) services.notifications.pushStatus = status;
   const deleted = (response as BouncerResponse).body.delete_device_ids;
   const goneIds = new Set(Array.isArray(deleted) ? deleted.filter((id): id is number => typeof id === 'number') : []);
   return { outcome, gone: targets.filter((target) => goneIds.has(target.bouncerDeviceId)).map((target) => registrationKey(target.pushAccountId)) };

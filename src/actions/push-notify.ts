@@ -8,7 +8,8 @@
  */
 import { avatarUrlFor } from '../domain/avatar.js';
 import { Flag, type MessageRecord } from '../domain/messages.js';
-import { realmSetting } from '../domain/realm.js';
+import { EMPTY_TOPIC_DISPLAY_NAME, realmSetting } from '../domain/realm.js';
+import { displayTopic } from '../domain/topics.js';
 import type { Trigger } from '../domain/notification-rules.js';
 import { messagePayloads, removePayloads, type PushMessage, type PushRealm } from '../domain/push-payloads.js';
 import { e2eeMessageData, e2eeRemoveData } from '../domain/push-e2ee-payloads.js';
@@ -48,7 +49,8 @@ function pushMessage(services: Services, record: MessageRecord, mentionedGroupId
   if (record.type === 'stream') {
     const channel = org.channels.get(record.channelId!);
     if (!channel) return undefined;
-    message.channel = { id: channel.id, name: channel.name, topic: record.topic! };
+    // Zulip's get_topic_display_name: the empty topic shows as "general chat" on the phone.
+    message.channel = { id: channel.id, name: channel.name, topic: displayTopic(record.topic!, false, EMPTY_TOPIC_DISPLAY_NAME) };
   } else if ((record.dmUserIds ?? []).length > 2) {
     const ids = record.dmUserIds!;
     message.group = { ids, names: ids.map((id) => org.users.get(id)?.fullName ?? '') };

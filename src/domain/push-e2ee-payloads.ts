@@ -56,17 +56,24 @@ export interface E2eeDevice {
 }
 
 /**
- * A device's push request: the encrypted data under its push account id, for Apple with the
- * APNs headers (an alert the app's extension decrypts; a removal in the background, at low
- * priority), for Android with the FCM priority.
+ * What Zulip's APNsPayload puts in every E2EE push for Apple, message and removal alike: an alert
+ * the app's notification service extension replaces with the decrypted content (no sound: the
+ * app adds one if it shows a message).
+ */
+const APNS_APS = { 'mutable-content': 1, alert: { title: 'New notification' } } as const;
+
+/**
+ * A device's push request (Zulip's FCMPushRequest / APNsPushRequest, sent as dataclass fields):
+ * the encrypted data under its push account id; for Android the FCM priority, for Apple the
+ * APNs headers `apns_priority` and `apns_push_type` (a removal at 5, in the background; a
+ * message at 10, as an alert).
  */
 export function e2eePushRequest(device: E2eeDevice, encryptedData: string, removal: boolean): Payload {
   const payload: Payload = { push_account_id: device.pushAccountId, encrypted_data: encryptedData };
   if (device.tokenKind === 'fcm') return { device_id: device.bouncerDeviceId, fcm_priority: removal ? 'normal' : 'high', payload };
-  payload.aps = removal ? { 'content-available': 1 } : { 'mutable-content': 1, alert: { title: 'New notification' }, sound: 'default' };
   return {
     device_id: device.bouncerDeviceId,
-    http_headers: { 'apns-priority': removal ? 5 : 10, 'apns-push-type': removal ? 'background' : 'alert' },
-    payload,
+    http_headers: { apns_priority: removal ? 5 : 10, apns_push_type: removal ? 'background' : 'alert' },
+    payload: { ...payload, aps: { ...APNS_APS, alert: { ...APNS_APS.alert } } },
   };
 }

@@ -123,9 +123,11 @@ function e2eeNotifyProblems(b: Record<string, any>, contentType: string, need: (
       need(['high', 'normal'].includes(String(r.fcm_priority)) && Object.keys(r).every((k) => ['device_id', 'fcm_priority', 'payload'].includes(k)), 'FCM request fields');
       need(Object.keys(payload).every((k) => k === 'push_account_id' || k === 'encrypted_data'), 'FCM payload fields');
     } else {
+      // Zulip's APNsHTTPHeaders (apns_priority: 10, 5 or 1; apns_push_type an aioapns PushType) and APNsPayload.
       const headers = isObject(r.http_headers) ? r.http_headers : {};
-      need(Number.isInteger(headers['apns-priority']) && typeof headers['apns-push-type'] === 'string', 'APNs http_headers');
-      need(isObject(payload.aps), 'APNs payload with aps');
+      need(Object.keys(r).every((k) => ['device_id', 'http_headers', 'payload'].includes(k)), 'APNs request fields');
+      need([10, 5, 1].includes(headers.apns_priority as number) && ['alert', 'background'].includes(headers.apns_push_type as string) && Object.keys(headers).length === 2, 'APNs http_headers apns_priority and apns_push_type');
+      need(Object.keys(payload).every((k) => ['push_account_id', 'encrypted_data', 'aps'].includes(k)) && isObject(payload.aps), 'APNs payload fields, with aps');
     }
   }
 }
@@ -139,7 +141,15 @@ export async function fakeBouncer() {
   const e2eeKeys = new Map<number, { secretKey: Uint8Array; publicBytes: Uint8Array }>();
   const waiters: (() => void)[] = [];
   /** `down`: answer every request 502; `refused`: how many requests were answered so. */
-  const state = { down: false, refused: 0, holdFrom: Infinity };
+  const state = {
+    down: false,
+    refused: 0,
+    holdFrom: Infinity,
+    /** E2EE device ids whose token APNs/FCM reported gone (the bouncer's expired_time): answered in delete_device_ids. */
+    expired: new Set<number>(),
+    /** An error code `push/e2ee/notify` is refused with (MISSING_REMOTE_REALM: 403, others 400), as Zulip's bouncer does. */
+    e2eeRefusal: null as string | null,
+  };
   /** Answers kept back (`holdFrom`: the push/notify calls past that many wait until `release`). */
   const held: (() => void)[] = [];
   const server = createServer((req: IncomingMessage, res) => {
@@ -184,8 +194,12 @@ export async function fakeBouncer() {
           return ok({ device_id: e2eeDevices.get(account) });
         }
         case 'push/e2ee/notify': {
+          if (state.e2eeRefusal !== null) {
+            const missing = state.e2eeRefusal === 'MISSING_REMOTE_REALM';
+            return answer(missing ? 403 : 400, { result: 'error', code: state.e2eeRefusal, msg: missing ? 'Organization not registered' : 'Your plan doesn\'t allow sending push notifications.' });
+          }
           const requests = (body.push_requests as { device_id: number; fcm_priority?: string }[]) ?? [];
-          const known = new Set(e2eeDevices.values());
+          const known = new Set([...e2eeDevices.values()].filter((id) => !state.expired.has(id)));
           const sent = requests.filter((r) => known.has(r.device_id));
           return ok({
             android_successfully_sent_count: sent.filter((r) => 'fcm_priority' in r).length,
@@ -233,6 +247,8 @@ export async function fakeBouncer() {
     state,
     /** The key pairs of the apps' push accounts (a test gives the public key to the server, the secret one here). */
     e2eeKeys,
+    /** The device id the bouncer gave each push account. */
+    e2eeDevices,
     env: { PARLEY_PUSH_BOUNCER_URL: url, PARLEY_PUSH_BOUNCER_SERVER_UUID: SERVER_UUID, PARLEY_PUSH_BOUNCER_SERVER_KEY: SERVER_KEY },
     /** Resolves once an answer is being held back. */
     async holding(ms = 20_000): Promise<void> {

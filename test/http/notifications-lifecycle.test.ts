@@ -8,7 +8,7 @@
 import { test, t as root } from 'tap';
 import type { Api } from '../helpers/client.js';
 import { CORDELIA, HAMLET, OTHELLO, VERONA } from '../helpers/demo-ids.js';
-import { register, send } from '../helpers/events.js';
+import { delay, register, send } from '../helpers/events.js';
 import { fakeBouncer, pushKeyPair, type BouncerCall } from '../helpers/fake-bouncer.js';
 import { mailbox } from '../helpers/mailbox.js';
 import { setRealm, world, type World } from '../helpers/world.js';
@@ -145,12 +145,21 @@ test('end-to-end registered devices get each notification encrypted with their k
   const mention = await send(w.hamlet, 'Verona', 'Look, @**Cordelia, Lear\'s daughter**', 'secrets');
   const [apns] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.message_id === mention));
   t.match(apns!.decrypted![0], { type: 'message', recipient_type: 'channel', channel_id: VERONA, channel_name: 'Verona', topic: 'secrets' });
-  t.match(apns!.body.push_requests, [{ http_headers: { 'apns-priority': 10, 'apns-push-type': 'alert' }, payload: { push_account_id: 7002, aps: {} } }]);
+  t.same(apns!.body.push_requests[0].http_headers, { apns_priority: 10, apns_push_type: 'alert' });
+  t.same(apns!.body.push_requests[0].payload.aps, { 'mutable-content': 1, alert: { title: 'New notification' } });
+  t.equal(apns!.body.push_requests[0].payload.push_account_id, 7002);
+  const untitled = await send(w.hamlet, 'Verona', 'Again, @**Cordelia, Lear\'s daughter**', '');
+  const [general] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.message_id === untitled));
+  t.equal(general!.decrypted![0].topic, 'general chat', 'the empty topic by its display name');
 
   await ok(w.othello.post('/messages/flags', { messages: [id], op: 'add', flag: 'read' }), 'read');
   const [remove] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(OTHELLO, (data) => data.type === 'remove'));
   t.match(remove!.decrypted![0], { type: 'remove', message_ids: [id], user_id: OTHELLO });
   t.match(remove!.body.push_requests, [{ fcm_priority: 'normal' }]);
+  await ok(w.cordelia.post('/messages/flags', { messages: [mention], op: 'add', flag: 'read' }), 'read on the Apple device');
+  const [appleRemove] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.type === 'remove'));
+  t.match(appleRemove!.decrypted![0], { type: 'remove', message_ids: [mention], user_id: CORDELIA });
+  t.same(appleRemove!.body.push_requests[0].http_headers, { apns_priority: 5, apns_push_type: 'background' }, 'a removal in the background, at low priority');
   t.same(bouncer.violations, [], 'every request had the shape Zulip\'s bouncer accepts, and decrypted with the device key');
 });
 
@@ -165,4 +174,43 @@ test('the organization\'s limits: no content in unencrypted pushes when E2EE is 
   t.notOk(JSON.stringify(push!.body).includes('Private matters'), 'the content is nowhere in the request');
   const mail = await smtp.waitFor((m) => m.to.includes('othello@example.com') && m.subject === 'New messages');
   t.notOk(mail.body.includes('Private matters of state'), 'the email has no content');
+});
+
+/** Polls POST /register until `check` holds for its answer (the server applies a bouncer answer after sending). */
+async function registerUntil(api: Api, params: Record<string, unknown>, check: (state: any) => boolean, what: string): Promise<any> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const state = await ok(api.post('/register', params), 'register');
+    if (check(state)) return state;
+    await delay(100);
+  }
+  throw new Error(`never: ${what}`);
+}
+
+test('the bouncer\'s answer: devices in delete_device_ids are forgotten; an organization it does not know has push notifications off', async (t) => {
+  const w = await fresh(t);
+  await e2eeDevice(w.othello, 7003, 'fcm');
+  await e2eeDevice(w.cordelia, 7004, 'apns');
+  const first = await send(w.hamlet, [OTHELLO], 'While the token lives');
+  await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(OTHELLO, (data) => data.message_id === first));
+  const before = await ok(w.othello.post('/register', { fetch_event_types: ['push_device', 'realm'] }), 'register');
+  t.match(before.push_devices, { 7003: { status: 'active' } });
+  t.equal(before.realm_push_notifications_enabled, true);
+
+  bouncer.state.expired.add(bouncer.e2eeDevices.get(7003)!);
+  const second = await send(w.hamlet, [OTHELLO], 'After FCM said the token is gone');
+  const [gone] = await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(OTHELLO, (data) => data.message_id === second));
+  t.equal(gone!.body.push_requests[0].device_id, bouncer.e2eeDevices.get(7003));
+  await registerUntil(w.othello, { fetch_event_types: ['push_device'] }, (state) => !('7003' in state.push_devices), 'the device is forgotten');
+  t.pass('the device the bouncer deleted is no longer registered');
+
+  bouncer.state.e2eeRefusal = 'MISSING_REMOTE_REALM';
+  try {
+    const third = await send(w.hamlet, [CORDELIA], 'To an organization the bouncer does not know');
+    await bouncer.waitFor('push/e2ee/notify', 1, e2eeFor(CORDELIA, (data) => data.message_id === third));
+    await registerUntil(w.cordelia, { fetch_event_types: ['realm'] }, (state) => state.realm_push_notifications_enabled === false, 'push notifications off');
+    t.pass('push notifications count as off after the bouncer refused the organization');
+  } finally {
+    bouncer.state.e2eeRefusal = null;
+  }
+  t.same(bouncer.violations, []);
 });

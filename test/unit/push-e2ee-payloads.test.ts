@@ -33,11 +33,14 @@ test('remove: the newest ids only, in order', async (t) => {
   t.same(data.message_ids, Array.from({ length: MAX_REMOVE_IDS }, (_, i) => i + 6));
 });
 
-test('push requests: FCM by priority, APNs with headers and an alert (or a background removal)', async (t) => {
+test('push requests as Zulip\'s FCMPushRequest and APNsPushRequest: FCM by priority; APNs headers with underscores, one aps for all', async (t) => {
   t.same(e2eePushRequest({ bouncerDeviceId: 3, pushAccountId: 9, tokenKind: 'fcm' }, 'c2VhbGVk', false), { device_id: 3, fcm_priority: 'high', payload: { push_account_id: 9, encrypted_data: 'c2VhbGVk' } });
-  t.equal(e2eePushRequest({ bouncerDeviceId: 3, pushAccountId: 9, tokenKind: 'fcm' }, 'x', true).fcm_priority, 'normal');
-  const alert = e2eePushRequest({ bouncerDeviceId: 4, pushAccountId: 8, tokenKind: 'apns' }, 'x', false);
-  t.match(alert, { device_id: 4, http_headers: { 'apns-priority': 10, 'apns-push-type': 'alert' }, payload: { push_account_id: 8, encrypted_data: 'x', aps: { 'mutable-content': 1 } } });
-  const removal = e2eePushRequest({ bouncerDeviceId: 4, pushAccountId: 8, tokenKind: 'apns' }, 'x', true);
-  t.match(removal, { http_headers: { 'apns-priority': 5, 'apns-push-type': 'background' }, payload: { aps: { 'content-available': 1 } } });
+  t.same(e2eePushRequest({ bouncerDeviceId: 3, pushAccountId: 9, tokenKind: 'fcm' }, 'x', true), { device_id: 3, fcm_priority: 'normal', payload: { push_account_id: 9, encrypted_data: 'x' } });
+  const aps = { 'mutable-content': 1, alert: { title: 'New notification' } };
+  t.same(e2eePushRequest({ bouncerDeviceId: 4, pushAccountId: 8, tokenKind: 'apns' }, 'x', false), {
+    device_id: 4, http_headers: { apns_priority: 10, apns_push_type: 'alert' }, payload: { push_account_id: 8, encrypted_data: 'x', aps },
+  });
+  t.same(e2eePushRequest({ bouncerDeviceId: 4, pushAccountId: 8, tokenKind: 'apns' }, 'y', true), {
+    device_id: 4, http_headers: { apns_priority: 5, apns_push_type: 'background' }, payload: { push_account_id: 8, encrypted_data: 'y', aps },
+  });
 });
