@@ -59,6 +59,8 @@ export interface Person {
   /** The person's newest own message and when it was sent (for an edit within the edit limit). */
   own: number;
   ownAt: number;
+  /** The newest presence update the person has seen (-1: none, so the first report brings everyone's). */
+  presenceId: number;
 }
 
 const PAGE = 'anchor=newest&num_before=50&num_after=0&apply_markdown=true&client_gravatar=true&narrow=';
@@ -167,8 +169,14 @@ export function postText(person: Person, target: PostTarget, next: () => number)
   return requestText('POST', '/api/v1/messages', person.authorization, body);
 }
 
-export function presenceText(person: Person): string {
-  return requestText('POST', '/api/v1/users/me/presence', person.authorization, 'status=active&ping_only=false&new_user_input=true&slim_presence=true');
+/** A presence report as the web client sends it every 60 s, asking only for what changed since its last one. */
+export function presence(person: Person): Planned {
+  return {
+    text: requestText('POST', '/api/v1/users/me/presence', person.authorization, `status=active&ping_only=false&new_user_input=true&slim_presence=true&last_update_id=${person.presenceId}`),
+    onAnswer: (body) => {
+      person.presenceId = Number(/"presence_last_update_id":(-?\d+)/.exec(body)?.[1] ?? person.presenceId);
+    },
+  };
 }
 
 export function registerText(person: Person): string {

@@ -6,7 +6,7 @@
  * errors, and per post the deliveries expected against the message events its people received.
  */
 import { HttpPool } from './http-pool.js';
-import { pickAction, plan, postTarget, postText, presenceText, registerText, typingText, type ActionKind, type MixedAction, type Person, type PostTarget } from './crowd-actions.js';
+import { pickAction, plan, postTarget, postText, presence, registerText, typingText, type ActionKind, type MixedAction, type Person, type PostTarget } from './crowd-actions.js';
 import { Poll } from './crowd-poll.js';
 import { random } from './text.js';
 
@@ -26,6 +26,8 @@ export interface StepPlan {
   measureMs: number;
   /** Per channel id, how many active people are subscribed: the deliveries a post there should make. */
   expectedByChannel: Record<number, number>;
+  /** Mean gap between a person's actions (default 10 s). */
+  meanGapMs?: number;
 }
 
 export interface StepStats {
@@ -123,6 +125,7 @@ export class Crowd {
   private received = new Map<number, number>();
   private expected: Record<number, number> = {};
   private active = 0;
+  private meanGapMs = MEAN_GAP_MS;
   private inFlight = 0;
   private lastAnswerAt = 0;
   private tick: NodeJS.Timeout | undefined;
@@ -131,9 +134,9 @@ export class Crowd {
     private readonly port: number,
     people: readonly CrowdPerson[],
     seed: number,
-    maxConnections = 512,
+    maxConnections = 256,
   ) {
-    this.people = people.map((p) => ({ ...p, queueId: undefined, channel: 0, oldest: 0, unread: [], newestReceived: 0, reacted: undefined, own: 0, ownAt: 0 }));
+    this.people = people.map((p) => ({ ...p, queueId: undefined, channel: 0, oldest: 0, unread: [], newestReceived: 0, reacted: undefined, own: 0, ownAt: 0, presenceId: -1 }));
     this.polls = new Array(people.length);
     this.pool = new HttpPool(port, maxConnections);
     this.next = random(seed);
@@ -204,7 +207,7 @@ export class Crowd {
   }
 
   private gap(): number {
-    return -Math.log(1 - this.next()) * MEAN_GAP_MS;
+    return -Math.log(1 - this.next()) * this.meanGapMs;
   }
 
   private fire(item: number, now: number): void {
@@ -212,7 +215,8 @@ export class Crowd {
     const kind = item & 3;
     const person = this.people[local]!;
     if (kind === PRESENCE) {
-      void this.send('presence', presenceText(person));
+      const report = presence(person);
+      void this.send('presence', report.text, report.onAnswer);
       this.schedule.push(now + PRESENCE_MS, item);
       return;
     }
@@ -257,6 +261,7 @@ export class Crowd {
     this.received = new Map();
     this.expected = step.expectedByChannel;
     this.active = step.active;
+    this.meanGapMs = step.meanGapMs ?? MEAN_GAP_MS;
     this.targets.clear();
     const start = performance.now();
     for (const [local, person] of this.people.entries()) {
