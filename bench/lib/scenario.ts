@@ -94,6 +94,8 @@ export interface ScenarioResult {
   description: string;
   figures: Figure[];
   notes: string[];
+  /** What a scenario reports beyond figures (the mixed scenario's steps), for RESULTS.md's headline. */
+  detail?: unknown;
 }
 
 export interface Scenario {
