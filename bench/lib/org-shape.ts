@@ -90,7 +90,7 @@ export async function organization(parameters: OrgParameters, log: (line: string
   if (!existsSync(shapeFile)) {
     const started = performance.now();
     rmSync(cache, { recursive: true, force: true });
-    mkdirSync(cache, { recursive: true });
+    mkdirSync(join(cache, 'data'), { recursive: true });
     const org = await seed(join(cache, 'data'), parameters, log);
     seedSeconds = Math.round((performance.now() - started) / 100) / 10;
     // Written last: its presence says the cache is complete.
