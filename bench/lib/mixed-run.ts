@@ -4,7 +4,7 @@
  * steps of more and more people until the server is no longer healthy: p99 of an action over
  * 100 ms, any error, or any message not delivered to a queue that should have it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { processCpuSeconds } from './cpu.js';
 import { CrowdDriver, type CrowdStep } from './crowd-driver.js';
 import type { CrowdPerson } from './crowd.js';
@@ -195,6 +195,7 @@ export async function runMixed(options: MixedOptions): Promise<MixedOutcome> {
   } finally {
     await driver.close();
     await parley.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   let profile: ProfileSummary | undefined;
   if (options.profileDir) {
