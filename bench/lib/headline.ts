@@ -17,12 +17,12 @@ export function headlineLines(result: ScenarioResult | undefined, file: string |
     ...result.notes.slice(0, 2).map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}.`),
     ...outcome.limits.map((l) => `⚠ ${l}.`),
     '',
-    '| people | healthy | actions/s | deliveries received / expected | deliveries/s | server CPU | load generator CPU | RSS | register p50 | slowest p99 |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| people | healthy | actions/s | deliveries received / expected | deliveries/s | server CPU | load generator CPU | others | RSS | register p50 | slowest p99 |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const s of outcome.steps) {
     const slowest = Object.entries(s.actions).sort((a, b) => b[1].p99 - a[1].p99)[0];
-    lines.push(`| ${s.people} | ${s.healthy ? 'yes' : `no: ${s.why.join('; ')}`} | ${s.actionsPerSecond} | ${s.deliveriesReceived} / ${s.deliveriesExpected} | ${s.deliveriesPerSecond} | ${s.serverCpu} | ${s.clientCpu} | ${s.rssMiB} MiB | ${s.registerP50Ms} ms | ${slowest ? `${slowest[0]} ${slowest[1].p99} ms` : ''} |`);
+    lines.push(`| ${s.people} | ${s.healthy ? 'yes' : `no: ${s.why.join('; ')}`} | ${s.actionsPerSecond} | ${s.deliveriesReceived} / ${s.deliveriesExpected} | ${s.deliveriesPerSecond} | ${s.serverCpu} | ${s.clientCpu} | ${s.otherCpu ?? ''} | ${s.rssMiB} MiB | ${s.registerP50Ms} ms | ${slowest ? `${slowest[0]} ${slowest[1].p99} ms` : ''} |`);
   }
   if (best) {
     lines.push('', `At ${best.people} people, per action (requests started in the measured window):`, '', '| action | requests | p50 | p99 |', '|---|---|---|---|');

@@ -5,13 +5,14 @@
  * 100 ms, any error, or any message not delivered to a queue that should have it.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { processCpuSeconds } from './cpu.js';
+import { busySeconds, coreTimes, processCpuSeconds, type CoreTimes } from './cpu.js';
+import { measuredCores } from './pinning.js';
 import { CrowdDriver, type CrowdStep } from './crowd-driver.js';
 import type { CrowdPerson } from './crowd.js';
 import { organization, type SeededOrg } from './org-shape.js';
 import { monotonicMicros, newestProfile, summarizeProfile, type ProfileSummary } from './profile.js';
 import { rssOf, startParley } from './processes.js';
-import { CLIENT_SATURATED, percentile, round } from './scenario.js';
+import { CLIENT_SATURATED, OTHER_LOAD, percentile, round } from './scenario.js';
 
 export interface MixedOptions {
   users: number;
@@ -52,6 +53,8 @@ export interface MixedStep {
   /** Shares of one core in the measured window. */
   serverCpu: number;
   clientCpu: number;
+  /** Everything else on the two measured cores (other processes): above 0.15 the figures are noisy. */
+  otherCpu: number;
   rssMiB: number;
   registered: number;
   registerP50Ms: number;
@@ -61,7 +64,7 @@ export interface MixedStep {
 }
 
 export interface MixedOutcome {
-  org: Pick<SeededOrg, 'parameters' | 'seedSeconds'> & { channels: number; memberships: number };
+  org: Pick<SeededOrg, 'parameters' | 'seedSeconds'> & { channels: number; memberships: number; smallest: number; largest: number };
   steps: MixedStep[];
   processes: number;
   /** Why the steps stopped below the plan's largest, when they did for a reason other than health. */
@@ -86,7 +89,8 @@ function figuresOf(values: number[]): ActionFigures {
   return { count: sorted.length, p50: round(percentile(sorted, 50), 2), p99: round(percentile(sorted, 99), 2) };
 }
 
-function stepReport(people: number, crowd: CrowdStep, prepared: { registerMs: number[]; errors: number; errorSamples: string[] }, serverCpu: number, rss: number, actingSeconds: number, window: [number, number]): MixedStep {
+function stepReport(people: number, crowd: CrowdStep, prepared: { registerMs: number[]; errors: number; errorSamples: string[] }, serverCpu: number, busy: number, rss: number, actingSeconds: number, window: [number, number]): MixedStep {
+  const clientCpu = crowd.clientCpuSeconds / Math.max(crowd.measuredSeconds, 0.001);
   const actions: Record<string, ActionFigures> = {};
   for (const [kind, values] of Object.entries(crowd.latencies)) actions[kind] = figuresOf(values!);
   const errors: Record<string, number> = { ...crowd.errors };
@@ -115,7 +119,8 @@ function stepReport(people: number, crowd: CrowdStep, prepared: { registerMs: nu
     errorSamples: [...prepared.errorSamples, ...crowd.errorSamples].slice(0, 10),
     skipped: crowd.skipped as Record<string, number>,
     serverCpu: round(serverCpu, 2),
-    clientCpu: round(crowd.clientCpuSeconds / Math.max(crowd.measuredSeconds, 0.001), 2),
+    clientCpu: round(clientCpu, 2),
+    otherCpu: round(Math.max(0, busy - serverCpu - clientCpu), 2),
     rssMiB: round(rss / 1048576, 1),
     registered: register.count,
     registerP50Ms: register.p50,
@@ -167,25 +172,30 @@ export async function runMixed(options: MixedOptions): Promise<MixedOutcome> {
       const measureMs = options.measureSeconds * 1000;
       // The server's CPU over the measured window, read on the same timers as the load generators'.
       let cpuAtStart = 0;
+      let coresAtStart: CoreTimes | undefined;
       let window: [number, number] = [0, 0];
       const startTimer = setTimeout(() => {
         cpuAtStart = processCpuSeconds(pid);
+        coresAtStart = coreTimes();
         window = [monotonicMicros(), 0];
       }, warmMs);
       let serverCpu = 0;
+      let busy = 0;
       const endTimer = setTimeout(() => {
         serverCpu = (processCpuSeconds(pid) - cpuAtStart) / options.measureSeconds;
+        busy = coresAtStart ? busySeconds(coresAtStart, coreTimes(), measuredCores()) / options.measureSeconds : 0;
         window = [window[0], monotonicMicros()];
       }, warmMs + measureMs);
       const crowd = await driver.run({ active: people, warmMs, measureMs, expectedByChannel, meanGapMs: options.meanGapMs });
       clearTimeout(startTimer);
       clearTimeout(endTimer);
-      const report = stepReport(people, crowd, prepared, serverCpu, rssOf(pid), options.warmSeconds + options.measureSeconds, window);
+      const report = stepReport(people, crowd, prepared, serverCpu, busy, rssOf(pid), options.warmSeconds + options.measureSeconds, window);
       reports.push(report);
       const p99s = Object.entries(report.actions).map(([kind, f]) => `${kind} ${f.p99}`).join(', ');
       log(`  ${people} people: ${report.healthy ? 'healthy' : `NOT healthy (${report.why.join('; ')})`}; ${report.actionsPerSecond} actions/s, ` +
-        `${report.posts} posts, deliveries ${report.deliveriesReceived}/${report.deliveriesExpected}; server CPU ${report.serverCpu}, load generator CPU ${report.clientCpu}, RSS ${report.rssMiB} MiB; p99 ms: ${p99s}`);
+        `${report.posts} posts, deliveries ${report.deliveriesReceived}/${report.deliveriesExpected}; server CPU ${report.serverCpu}, load generator CPU ${report.clientCpu}, others ${report.otherCpu}, RSS ${report.rssMiB} MiB; p99 ms: ${p99s}`);
       if (report.errorSamples.length) log(`    errors: ${report.errorSamples.slice(0, 3).join(' | ')}`);
+      if (report.otherCpu > OTHER_LOAD) limits.push(`other processes used ${Math.round(report.otherCpu * 100)}% of a core on the measured cores at ${people} people: noisy`);
       if (report.clientCpu > CLIENT_SATURATED) {
         generatorLimited = true;
         limits.push(`the load generator used ${Math.round(report.clientCpu * 100)}% of its core at ${people} people: it, not the server, was the limit`);
@@ -204,5 +214,7 @@ export async function runMixed(options: MixedOptions): Promise<MixedOutcome> {
     if (file) profile = summarizeProfile(file, knee?.window);
   }
   const memberships = org.channels.reduce((sum, c) => sum + c.members.length, 0);
-  return { org: { parameters: org.parameters, seedSeconds: org.seedSeconds, channels: org.channels.length, memberships }, steps: reports, processes, limits, generatorLimited, profile };
+  const sizes = org.channels.map((c) => c.members.length);
+  const shape = { parameters: org.parameters, seedSeconds: org.seedSeconds, channels: org.channels.length, memberships, smallest: Math.min(...sizes), largest: Math.max(...sizes) };
+  return { org: shape, steps: reports, processes, limits, generatorLimited, profile };
 }

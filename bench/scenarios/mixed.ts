@@ -54,11 +54,11 @@ export function mixedResult(outcome: MixedOutcome, description: string): Scenari
   if (best) figures.push(...stepFigures(best, ' (at the largest healthy number)'));
   const knee = outcome.steps.find((s) => !s.healthy);
   const notes = [
-    `organization: ${outcome.org.parameters.users} people, ${outcome.org.channels} channels of 10 to 5,000 members (${outcome.org.memberships} subscriptions), ${outcome.org.parameters.messages} stored messages (10% direct)` +
+    `organization: ${outcome.org.parameters.users} people, ${outcome.org.channels} channels of ${outcome.org.smallest} to ${outcome.org.largest} members (${outcome.org.memberships} subscriptions), ${outcome.org.parameters.messages} stored messages (10% direct)` +
       (outcome.org.seedSeconds ? `, seeded in ${outcome.org.seedSeconds} s` : ', from the cache'),
     `each person: a queue of every event type and a parked long-poll, an action every 10 s on average (exponential gaps) in the proportions ${Object.entries(MIX).map(([k, w]) => `${k} ${w}`).join(', ')}; presence every 60 s; typing 2 s before each post; ${outcome.processes} load-generator process(es) on the runner's core`,
     `healthy: every action's p99 ≤ ${HEALTHY_P99_MS} ms, no error, and every post delivered to every active person's queue that should get it (counted per post)`,
-    ...outcome.steps.map((s) => `${s.people} people: ${s.healthy ? 'healthy' : `not healthy: ${s.why.join('; ')}`}; deliveries ${s.deliveriesReceived}/${s.deliveriesExpected}; server CPU ${s.serverCpu}, load generator CPU ${s.clientCpu}`),
+    ...outcome.steps.map((s) => `${s.people} people: ${s.healthy ? 'healthy' : `not healthy: ${s.why.join('; ')}`}; deliveries ${s.deliveriesReceived}/${s.deliveriesExpected}; server CPU ${s.serverCpu}, load generator CPU ${s.clientCpu}, others ${s.otherCpu}`),
     ...outcome.limits,
   ];
   if (knee) notes.push(`the knee: ${knee.people} people (${knee.why.join('; ')})`);
