@@ -97,23 +97,11 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
     }
     delays.sort((a, b) => a - b);
     // Deliveries per round: each acknowledged message times the pollers that received it.
-    const parleyRates = parleyDeliveries.map((n) => n / context.settings.durationSeconds);
-    const bareRates = bareDeliveries.map((n) => n / context.settings.durationSeconds);
-    const ratios = parleyRates.map((rate, i) => round(rate / bareRates[i]!, 3));
     const acked = outcome.parleyRuns.reduce((sum, r) => sum + r.acks.size, 0);
     const requests = outcome.parleyRuns.reduce((sum, r) => sum + r.requests, 0);
     const figures: Figure[] = [
       outcome.figure,
-      {
-        name: `deliveries/s (${label})`,
-        value: Math.round(median(parleyRates)),
-        unit: 'deliveries/s',
-        baseline: Math.round(Math.max(...bareRates)),
-        baselineOf: 'best round',
-        ratio: round(median(ratios), 3),
-        spread: [Math.min(...ratios), Math.max(...ratios)],
-        measured: outcome.figure.measured,
-      },
+      deliveriesFigure(label, parleyDeliveries, bareDeliveries, context.settings.durationSeconds, outcome.figure),
       { name: `delivery p50 (${label})`, value: round(percentile(delays, 50), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
       { name: `delivery p99 (${label})`, value: round(percentile(delays, 99), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
     ];
@@ -122,6 +110,23 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
     for (const poller of pollers) await poller.stop();
     await parley.stop();
   }
+}
+
+/** Deliveries per second of each round (messages × pollers answered), Parley against the bare event server. */
+function deliveriesFigure(label: string, parley: number[], bare: number[], seconds: number, messages: Figure): Figure {
+  const parleyRates = parley.map((n) => n / seconds);
+  const bareRates = bare.map((n) => n / seconds);
+  const ratios = parleyRates.map((rate, i) => round(rate / bareRates[i]!, 3));
+  return {
+    name: `deliveries/s (${label})`,
+    value: Math.round(median(parleyRates)),
+    unit: 'deliveries/s',
+    baseline: Math.round(Math.max(...bareRates)),
+    baselineOf: 'best round',
+    ratio: round(median(ratios), 3),
+    spread: [Math.min(...ratios), Math.max(...ratios)],
+    measured: messages.measured,
+  };
 }
 
 /** Parks one poll per subscriber on the bare server (once per run). */
