@@ -1,7 +1,9 @@
 /**
  * The baseline: a bare uWebSockets.js server answering every request with a JSON body of the
  * size the client asks for (`X-Bare-Bytes`, so it matches Parley's answer), reading POST bodies,
- * and holding parked responses until told to answer them all, the fastest way uWS can.
+ * and holding parked responses until told to answer them all, the fastest way uWS can. With
+ * `X-Bare-Fanout`, POST /api/v1/messages is a minimal event server for the `send` baseline: each
+ * message goes to every queue that has polled GET /api/v1/events, answering the parked polls.
  * Run as its own process on the server's core, like Parley, so both are measured the same way.
  */
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
@@ -37,7 +39,78 @@ function answerAll(bytes: number): number {
   return held.length;
 }
 
+/** A queue of the minimal event server: its parked poll and the message ids it has not been answered. */
+interface Queue {
+  parked: HttpResponse | undefined;
+  pending: number[];
+  eventId: number;
+}
+const queues = new Map<string, Queue>();
+let nextMessageId = 1;
+/** Bytes of one message event, as the sender says Parley's are (`X-Bare-Event-Bytes`). */
+let eventBytes = 0;
+const pads = new Map<number, string>();
+
+/** A Zulip-shaped events answer: each pending message as an event of `eventBytes` bytes, the event id last. */
+function eventsBody(queue: Queue): string {
+  const events = queue.pending.map((id) => {
+    const head = `{"type":"message","message":{"id":${id},"pad":"`;
+    const tail = `"},"id":${++queue.eventId}}`;
+    const size = Math.max(0, eventBytes - head.length - tail.length - 1);
+    let pad = pads.get(size);
+    if (pad === undefined) pads.set(size, (pad = 'x'.repeat(size)));
+    return head + pad + tail;
+  });
+  queue.pending = [];
+  return `{"result":"success","msg":"","events":[${events.join(',')}],"queue_id":"bare"}`;
+}
+
+function answerQueue(queue: Queue): void {
+  const waiting = queue.parked!;
+  queue.parked = undefined;
+  waiting.cork(() => waiting.writeHeader('Content-Type', 'application/json').end(eventsBody(queue)));
+}
+
 const app = uws.App();
+app.get('/api/v1/events', (res, req) => {
+  const id = req.getQuery('queue_id') ?? '';
+  let queue = queues.get(id);
+  if (!queue) queues.set(id, (queue = { parked: undefined, pending: [], eventId: -1 }));
+  if (queue.pending.length) {
+    res.writeHeader('Content-Type', 'application/json').end(eventsBody(queue));
+    return;
+  }
+  const held = queue;
+  res.onAborted(() => (held.parked = undefined));
+  held.parked = res;
+});
+app.post('/api/v1/messages', (res, req) => {
+  const bytes = sizeOf(req.getHeader('x-bare-bytes'));
+  const fanout = req.getHeader('x-bare-fanout') !== '';
+  const perEvent = sizeOf(req.getHeader('x-bare-event-bytes'));
+  let aborted = false;
+  res.onAborted(() => (aborted = true));
+  res.onData((_chunk, isLast) => {
+    if (!isLast) return;
+    if (!fanout) {
+      res.cork(() => res.writeHeader('Content-Type', 'application/json').end(bodyOf(bytes)));
+      return;
+    }
+    // Out of this handler first, as /release (each parked answer in its own cork).
+    setImmediate(() => {
+      const id = nextMessageId++;
+      eventBytes = perEvent;
+      for (const queue of queues.values()) {
+        queue.pending.push(id);
+        if (queue.parked) answerQueue(queue);
+      }
+      if (aborted) return;
+      const head = `{"result":"success","msg":"","id":${id}`;
+      const pad = Math.max(0, bytes - head.length - 10);
+      res.cork(() => res.writeHeader('Content-Type', 'application/json').end(`${head},"pad":"${'x'.repeat(pad)}"}`));
+    });
+  });
+});
 app.get('/park', (res) => {
   res.onAborted(() => parked.delete(res));
   parked.add(res);

@@ -26,8 +26,10 @@ import { sendWide } from './scenarios/send-wide.js';
 import { startup } from './scenarios/startup.js';
 import { users } from './scenarios/users.js';
 import { web } from './scenarios/web.js';
+import { mixed } from './scenarios/mixed.js';
+import { register } from './scenarios/register.js';
 
-const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search, web];
+const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search, web, register, mixed];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 /** The commit measured, with `+changes` when the code in the work tree differs from it. */

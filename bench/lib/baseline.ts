@@ -55,7 +55,8 @@ export class Baseline {
 
   /** The connection count at which the bare server answers this request fastest. */
   private async sweep(load: ThroughputSpec['load'], bytes: number): Promise<{ best: number; tried: Array<[number, number]> }> {
-    const key = `${load.method ?? 'GET'} ${bytes}`;
+    // A request that makes the bare server fan out (the `send` baseline) is a shape of its own.
+    const key = `${load.method ?? 'GET'} ${bytes}${load.headers?.['x-bare-fanout'] ? ' fanout' : ''}`;
     const known = this.sweeps.get(key);
     if (known) return known;
     const bare = await this.bare();
@@ -75,6 +76,7 @@ export class Baseline {
   async throughput(spec: ThroughputSpec): Promise<ThroughputOutcome> {
     const { settings } = this;
     const bare = await this.bare();
+    if (spec.onBare) await spec.onBare(bare);
     const sweep = await this.sweep(spec.load, spec.bareBytes);
     const parleySpec: LoadSpec = { ...spec.load, url: spec.parley.url, durationSeconds: settings.durationSeconds };
     const bareSpec = this.bareSpec(bare.url, spec.load, spec.bareBytes, sweep.best, settings.durationSeconds);
@@ -90,6 +92,7 @@ export class Baseline {
       if (spec.afterParleyRound) await spec.afterParleyRound();
       const base = await runLoad(bareSpec, bare.child.pid!);
       check('bare server', base);
+      if (spec.afterBareRound) await spec.afterBareRound();
       parleyRuns.push(parley);
       bareRuns.push(base);
       ratios.push(round(parley.requestsPerSecond / base.requestsPerSecond, 4));

@@ -24,6 +24,8 @@ export class LongPoller {
   private running = true;
   private lastEventId = -1;
   readonly arrivals = new Map<number, number>();
+  /** Body bytes of every answer so far. */
+  bytes = 0;
   private socket: Socket | undefined;
   private pending: Buffer = Buffer.alloc(0);
 
@@ -62,6 +64,7 @@ export class LongPoller {
     // Scanned rather than parsed: the events' shape is known, and the client's cost is not what we measure.
     const body = data.toString('utf8', head + 4, head + 4 + length);
     this.pending = data.subarray(head + 4 + length);
+    this.bytes += length;
     const now = performance.now();
     for (let at = body.indexOf(MESSAGE_MARK); at >= 0; at = body.indexOf(MESSAGE_MARK, at + 1)) {
       this.arrivals.set(Number.parseInt(body.slice(at + MESSAGE_MARK.length, at + MESSAGE_MARK.length + 20), 10), now);

@@ -28,6 +28,10 @@ export interface ThroughputSpec {
   bareBytes: number;
   /** Runs after each of Parley's rounds, before the baseline's (e.g. let deliveries arrive). */
   afterParleyRound?: () => Promise<void>;
+  /** Runs once with the bare server before it is first measured on this request (e.g. park polls on it). */
+  onBare?: (bare: RunningProcess) => Promise<void>;
+  /** Runs after each of the baseline's rounds. */
+  afterBareRound?: () => Promise<void>;
 }
 
 export interface ScenarioContext {
@@ -94,6 +98,8 @@ export interface ScenarioResult {
   description: string;
   figures: Figure[];
   notes: string[];
+  /** What a scenario reports beyond figures (the mixed scenario's steps), for RESULTS.md's headline. */
+  detail?: unknown;
 }
 
 export interface Scenario {

@@ -1,12 +1,16 @@
 /**
  * `POST /messages` to a channel with 100 subscribers, each holding a queue with a parked
- * long-poll that re-polls as soon as it is answered: messages acknowledged per second, and
- * the delay from acknowledgement to arrival at the pollers, durable and not.
+ * long-poll that re-polls as soon as it is answered: messages acknowledged per second,
+ * deliveries per second (messages × pollers answered), and the delay from acknowledgement to
+ * arrival at the pollers, durable and not. The baseline is the bare server as a minimal event
+ * server: the same request, each message answered to 100 parked polls of its own with events
+ * of the size of Parley's, the pollers re-polling the same way.
  */
 import { bodySize } from '../lib/baseline.js';
 import { LongPoller, registerQueue } from '../lib/pollers.js';
 import { startParley } from '../lib/processes.js';
-import { percentile, round, type Figure, type Scenario, type ScenarioContext } from '../lib/scenario.js';
+import { median, percentile, round, type Figure, type Scenario, type ScenarioContext } from '../lib/scenario.js';
+import type { RunningProcess } from '../lib/processes.js';
 import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
 
 const SUBSCRIBERS = 100;
@@ -23,6 +27,20 @@ async function deliveriesSettled(pollers: readonly LongPoller[]): Promise<void> 
   }
 }
 
+const count = (pollers: readonly LongPoller[]) => pollers.reduce((sum, p) => sum + p.arrivals.size, 0);
+
+/** Body bytes per message delivered to Parley's pollers, from a few messages sent one at a time. */
+async function bytesPerDelivery(url: string, pollers: readonly LongPoller[], headers: Record<string, string>, body: string): Promise<number> {
+  await deliveriesSettled(pollers);
+  const [bytes, deliveries] = [pollers.reduce((sum, p) => sum + p.bytes, 0), count(pollers)];
+  for (let i = 0; i < 10; i++) await (await fetch(url, { method: 'POST', headers, body })).arrayBuffer();
+  await deliveriesSettled(pollers);
+  return Math.round((pollers.reduce((sum, p) => sum + p.bytes, 0) - bytes) / Math.max(1, count(pollers) - deliveries));
+}
+
+/** The bare server's pollers: one set for the whole run (the bare server outlives the scenario's two measurements). */
+const barePollers: LongPoller[] = [];
+
 async function measure(context: ScenarioContext, label: string, dataDir: string, sync: boolean, sender: Credentials, subscribers: Credentials[]) {
   const parley = await startParley({ dataDir, sync, profileDir: sync ? context.profileDir : undefined });
   const pollers: LongPoller[] = [];
@@ -34,9 +52,18 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
       pollers.push(poller);
     }
     const path = '/api/v1/messages';
-    const headers = { authorization: basicAuth(sender), 'content-type': 'application/x-www-form-urlencoded' };
+    const plain = { authorization: basicAuth(sender), 'content-type': 'application/x-www-form-urlencoded' };
     const body = 'type=stream&to=send-bench&topic=load&content=' + encodeURIComponent('A message for a hundred people.');
+    const eventBytes = await bytesPerDelivery(parley.url + path, pollers, plain, body);
+    // Parley ignores these; they make the bare server fan each message out to its parked polls.
+    const headers = { ...plain, 'x-bare-fanout': '1', 'x-bare-event-bytes': String(eventBytes) };
     const bareBytes = await bodySize(parley.url + path, { method: 'POST', headers, body });
+    const bareDeliveries: number[] = [];
+    // Deliveries per round on each side: every message event the pollers received from what the
+    // round sent (those still in flight when it ended included), counted once the pollers settle.
+    const parleyDeliveries: number[] = [];
+    let parleyBefore = -1;
+    let bareBefore = 0;
     const outcome = await context.throughput({
       name: `messages/s (${label})`,
       unit: 'msg/s',
@@ -44,7 +71,18 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
       bareBytes,
       load: { method: 'POST', path, headers, body, connections: CONNECTIONS, recordIds: true },
       // The pollers run on the client's core: let them finish before the baseline is measured.
-      afterParleyRound: () => deliveriesSettled(pollers),
+      afterParleyRound: async () => {
+        await deliveriesSettled(pollers);
+        // The first call follows the warm-up, not a measured round.
+        if (parleyBefore >= 0) parleyDeliveries.push(count(pollers) - parleyBefore);
+        parleyBefore = count(pollers);
+        bareBefore = count(barePollers);
+      },
+      onBare: (bare) => parkOnBare(bare, subscribers),
+      afterBareRound: async () => {
+        await deliveriesSettled(barePollers);
+        bareDeliveries.push(count(barePollers) - bareBefore);
+      },
     });
     const delays: number[] = [];
     let missing = 0;
@@ -58,17 +96,46 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
       }
     }
     delays.sort((a, b) => a - b);
+    // Deliveries per round: each acknowledged message times the pollers that received it.
     const acked = outcome.parleyRuns.reduce((sum, r) => sum + r.acks.size, 0);
     const requests = outcome.parleyRuns.reduce((sum, r) => sum + r.requests, 0);
     const figures: Figure[] = [
       outcome.figure,
+      deliveriesFigure(label, parleyDeliveries, bareDeliveries, context.settings.durationSeconds, outcome.figure),
       { name: `delivery p50 (${label})`, value: round(percentile(delays, 50), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
       { name: `delivery p99 (${label})`, value: round(percentile(delays, 99), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
     ];
-    return { figures, missing, unrecorded: requests - acked };
+    return { figures, missing, unrecorded: requests - acked, eventBytes };
   } finally {
     for (const poller of pollers) await poller.stop();
     await parley.stop();
+  }
+}
+
+/** Deliveries per second of each round (messages × pollers answered), Parley against the bare event server. */
+function deliveriesFigure(label: string, parley: number[], bare: number[], seconds: number, messages: Figure): Figure {
+  const parleyRates = parley.map((n) => n / seconds);
+  const bareRates = bare.map((n) => n / seconds);
+  const ratios = parleyRates.map((rate, i) => round(rate / bareRates[i]!, 3));
+  return {
+    name: `deliveries/s (${label})`,
+    value: Math.round(median(parleyRates)),
+    unit: 'deliveries/s',
+    baseline: Math.round(Math.max(...bareRates)),
+    baselineOf: 'best round',
+    ratio: round(median(ratios), 3),
+    spread: [Math.min(...ratios), Math.max(...ratios)],
+    measured: messages.measured,
+  };
+}
+
+/** Parks one poll per subscriber on the bare server (once per run). */
+async function parkOnBare(bare: RunningProcess, subscribers: Credentials[]): Promise<void> {
+  if (barePollers.length) return;
+  for (const [i, user] of subscribers.entries()) {
+    const poller = new LongPoller(bare.port, basicAuth(user), `bare-${i}`);
+    poller.start();
+    barePollers.push(poller);
   }
 }
 
@@ -92,8 +159,10 @@ export const send: Scenario = {
     const sync = await measure(context, 'durable', durable.dataDir, true, durable.sender, durable.subscribers);
     context.log('  not durable (PARLEY_SYNC=0)');
     const nosync = await measure(context, 'PARLEY_SYNC=0', relaxed.dataDir, false, relaxed.sender, relaxed.subscribers);
+    for (const poller of barePollers.splice(0)) await poller.stop();
     const notes = [
       `Parley: ${CONNECTIONS} sending connections; ${SUBSCRIBERS} long-polling subscribers re-poll at once; they run in the runner, on the client's core, so the client share includes them`,
+      `baseline: the bare server as a minimal event server (X-Bare-Fanout): each POST fans the message out to ${SUBSCRIBERS} parked polls of its own, as events of Parley's size per delivery (${sync.eventBytes} bytes durable, ${nosync.eventBytes} not), answered outside the request's handler each in its own cork; its pollers are the same client as Parley's`,
       'delivery is timed from the moment the load generator reads the acknowledgement; the server writes the polls\' answers in the same turn as the acknowledgement, so a negative delay means the pollers read theirs first',
     ];
     if (sync.missing || nosync.missing) notes.push(`deliveries not seen within 10 s: ${sync.missing} (durable), ${nosync.missing} (not durable)`);

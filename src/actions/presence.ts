@@ -3,6 +3,14 @@ import { apiEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { legacyEntry } from '../queries/presence.js';
 
+/**
+ * Zulip sends no presence events in an organization of more than this many users
+ * (USER_LIMIT_FOR_SENDING_PRESENCE_UPDATE_EVENTS): each goes to everyone, and people come online
+ * at a rate that grows with the organization too, so the work grows with its square. Clients
+ * there learn presence from the answers to their own reports.
+ */
+const MAX_USERS_FOR_PRESENCE_EVENTS = 100;
+
 /** `now` in (fractional) Unix seconds, as Zulip's `server_timestamp`. */
 export function reportPresence(services: Services, user: UserRecord, active: boolean, now: number): Promise<void> {
   // A user who turned presence_enabled off is not tracked at all (Zulip's privacy setting).
