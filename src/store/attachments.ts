@@ -6,7 +6,7 @@
  */
 import type { AttachmentRecord } from '../domain/uploads.js';
 import { realmKeys } from './keys.js';
-import { GroupIndex, RecordBook, UniqueIndex, type BookIndex } from './record-book.js';
+import { MultiIndex, RecordBook, UniqueIndex, type BookIndex } from './record-book.js';
 
 /** The stored hashes the records name (with how many name each), and the bytes they count. */
 class Usage implements BookIndex<AttachmentRecord> {
@@ -28,16 +28,16 @@ class Usage implements BookIndex<AttachmentRecord> {
 
 export class Attachments extends RecordBook<number, AttachmentRecord> {
   private readonly paths: UniqueIndex<AttachmentRecord>;
-  private readonly owners: GroupIndex<AttachmentRecord>;
-  private readonly messages: GroupIndex<AttachmentRecord>;
+  private readonly owners: MultiIndex<AttachmentRecord>;
+  private readonly messages: MultiIndex<AttachmentRecord>;
   private readonly usage: Usage;
 
   constructor(realmId: number) {
     const keys = realmKeys(realmId);
     super({ prefix: keys.attachmentPrefix, key: (record) => keys.attachment(record.id), id: (record) => record.id });
     this.paths = this.indexBy(new UniqueIndex((record: AttachmentRecord) => [record.pathId]));
-    this.owners = this.indexBy(new GroupIndex((record: AttachmentRecord) => [record.ownerId]));
-    this.messages = this.indexBy(new GroupIndex((record: AttachmentRecord) => record.messageIds));
+    this.owners = this.indexBy(new MultiIndex((record: AttachmentRecord) => [record.ownerId]));
+    this.messages = this.indexBy(new MultiIndex((record: AttachmentRecord) => record.messageIds));
     this.usage = this.indexBy(new Usage());
   }
 

@@ -47,7 +47,7 @@ export class UniqueIndex<R, V = string> implements BookIndex<R> {
 }
 
 /** Records by a value many may share (an owner, a sender): value → records, in the order they came. */
-export class GroupIndex<R, V = number> implements BookIndex<R> {
+export class MultiIndex<R, V = number> implements BookIndex<R> {
   private readonly records = new Map<V, Set<R>>();
 
   constructor(private readonly valuesOf: (record: R) => readonly V[]) {}

@@ -5,16 +5,16 @@
  */
 import type { ScheduledMessageRecord } from '../domain/scheduled-messages.js';
 import { realmKeys } from './keys.js';
-import { GroupIndex, RecordBook } from './record-book.js';
+import { MultiIndex, RecordBook } from './record-book.js';
 
 export class ScheduledMessages extends RecordBook<number, ScheduledMessageRecord> {
   /** By sender, for the owner's lists. */
-  private readonly senders: GroupIndex<ScheduledMessageRecord>;
+  private readonly senders: MultiIndex<ScheduledMessageRecord>;
 
   constructor(realmId: number) {
     const keys = realmKeys(realmId);
     super({ prefix: keys.scheduledMessagePrefix, key: (record) => keys.scheduledMessage(record.id), id: (record) => record.id });
-    this.senders = this.indexBy(new GroupIndex((record: ScheduledMessageRecord) => [record.senderId]));
+    this.senders = this.indexBy(new MultiIndex((record: ScheduledMessageRecord) => [record.senderId]));
   }
 
   /** A sender's records, in no particular order. */

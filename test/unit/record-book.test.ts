@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { test, type Test } from 'tap';
 import { Database } from '../../src/store/database.js';
 import { realmKeys } from '../../src/store/keys.js';
-import { GroupIndex, RecordBook, UniqueIndex } from '../../src/store/record-book.js';
+import { MultiIndex, RecordBook, UniqueIndex } from '../../src/store/record-book.js';
 import { Transaction } from '../../src/store/transaction.js';
 import { tempDataDir } from '../helpers/server.js';
 
@@ -18,8 +18,8 @@ interface Note {
 /** A book as the store's books are made: a prefix, a key per record, and the lookups it needs. */
 class Notes extends RecordBook<number, Note> {
   readonly names = this.indexBy(new UniqueIndex((note: Note) => (note.hidden ? [] : [note.name.toLowerCase()])));
-  readonly owners = this.indexBy(new GroupIndex((note: Note) => [note.ownerId]));
-  readonly tags = this.indexBy(new GroupIndex((note: Note) => note.tags));
+  readonly owners = this.indexBy(new MultiIndex((note: Note) => [note.ownerId]));
+  readonly tags = this.indexBy(new MultiIndex((note: Note) => note.tags));
 
   constructor() {
     // Any prefix of the realm's key space will do; a test key is built the way the store builds one.
