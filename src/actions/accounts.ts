@@ -105,12 +105,12 @@ export function moveBetweenSystemGroups(org: Organization, tx: Transaction, user
   const join = to === undefined ? [] : directSystemGroups(to);
   for (const name of leave) {
     if (join.includes(name)) continue;
-    const group = org.groups.group(org.realm.systemGroups[name])!;
+    const group = org.groups.get(org.realm.systemGroups[name])!;
     org.groups.save({ ...group, directMembers: group.directMembers.filter((id) => id !== userId) }, tx);
   }
   for (const name of join) {
     if (leave.includes(name)) continue;
-    const group = org.groups.group(org.realm.systemGroups[name])!;
+    const group = org.groups.get(org.realm.systemGroups[name])!;
     if (!group.directMembers.includes(userId)) org.groups.save({ ...group, directMembers: [...group.directMembers, userId] }, tx);
   }
 }

@@ -23,7 +23,7 @@ export function relinkUploads(services: Services, tx: Transaction, messageId: nu
   for (const record of attachments.ofMessage(messageId)) {
     if (wanted.delete(record.pathId)) continue;
     const updated = { ...record, messageIds: record.messageIds.filter((id) => id !== messageId) };
-    attachments.put(updated, tx);
+    attachments.save(updated, tx);
     emitAttachment(services, tx, 'update', updated);
     if (updated.messageIds.length === 0 && updated.ownerId === author.id) detached.push(attachmentFields(services, updated));
   }
@@ -31,7 +31,7 @@ export function relinkUploads(services: Services, tx: Transaction, messageId: nu
     const record = attachments.byPathId(pathId);
     if (!record || !mayReadUpload(services, author, record)) continue;
     const updated = { ...record, messageIds: [...record.messageIds, messageId].sort((a, b) => a - b) };
-    attachments.put(updated, tx);
+    attachments.save(updated, tx);
     emitAttachment(services, tx, 'update', updated);
   }
   return detached;
@@ -47,7 +47,7 @@ export function unlinkDeletedMessage(services: Services, tx: Transaction, messag
     if (updated.messageIds.length === 0) {
       dropAttachment(services, tx, record);
     } else {
-      services.attachments.put(updated, tx);
+      services.attachments.save(updated, tx);
       emitAttachment(services, tx, 'update', updated);
     }
   }

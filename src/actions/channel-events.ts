@@ -52,7 +52,7 @@ export function privacyEvents(services: Services, tx: Transaction, channel: Chan
 /** Zulip's get_users_string_with_permission: a group's silent mention, or the groups then the users of an anonymous value, by id. */
 function holdersText(services: Services, value: GroupSettingValue): string {
   const { org } = services;
-  const groupMention = (id: number) => `@_*${org.groups.group(id)?.name ?? ''}*`;
+  const groupMention = (id: number) => `@_*${org.groups.get(id)?.name ?? ''}*`;
   if (typeof value === 'number') return groupMention(value);
   const groups = [...value.direct_subgroups].sort((a, b) => a - b).map(groupMention);
   const users = [...value.direct_members].sort((a, b) => a - b).map((id) => org.users.get(id)).filter((user) => user !== undefined).map((user) => silentMention(user));

@@ -84,10 +84,15 @@ export async function registerQueue(services: Services, user: UserRecord, reques
   };
 }
 
-/** `GET /events`: acknowledges up to `lastEventId`, answers at once or parks the request. */
-export function pollQueue(services: Services, user: UserRecord, queueId: string, lastEventId: number, dontBlock: boolean, defer: () => Deferred): HandlerResult {
+/**
+ * `GET /events`: acknowledges up to `lastEventId`, answers at once or parks the request. A queue
+ * restored at start is first given what it had not acknowledged before the restart.
+ */
+export function pollQueue(services: Services, user: UserRecord, queueId: string, lastEventId: number, dontBlock: boolean, defer: () => Deferred): HandlerResult | Promise<HandlerResult> {
   const { queues } = services;
-  return queues.get(queueId, user.id).poll(lastEventId, dontBlock, services.clock.now(), defer, queues.heartbeatMs());
+  const poll = () => queues.get(queueId, user.id).poll(lastEventId, dontBlock, services.clock.now(), defer, queues.heartbeatMs());
+  const queue = queues.get(queueId, user.id);
+  return queues.awaitsBacklog(queue) ? queues.fill(queue).then(poll) : poll();
 }
 
 /** `DELETE /events`. */

@@ -28,6 +28,7 @@ import { isAdmin, type Role } from '../domain/roles.js';
 import type { UserRecord } from '../domain/users.js';
 import { unixSeconds, type Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
+import { invitationId } from '../store/invitations.js';
 import { sendMail } from './mail.js';
 
 /** What POST /invites and POST /invites/multiuse ask for, as the API names it (checked by the schema). */
@@ -86,7 +87,7 @@ function groupsForInvite(services: Services, actor: UserRecord, groupIds: readon
   const { org } = services;
   const ids: number[] = [];
   for (const id of groupIds) {
-    const group = org.groups.group(id);
+    const group = org.groups.get(id);
     const mayAddMembers =
       group !== undefined &&
       (inRealmGroupSetting(actor, org.realm, 'can_manage_all_groups', org.groups) ||
@@ -202,7 +203,7 @@ export async function inviteUsers(services: Services, actor: UserRecord, request
         notifyReferrerOnJoin: request.notify_referrer_on_join,
         welcomeMessageCustomText: welcome,
       });
-      services.invitations.put(mailInvitation(services, tx, record, now), tx);
+      services.invitations.save(mailInvitation(services, tx, record, now), tx);
     }
     notifyInvitesChanged(services, tx, actor.id);
     return sorting.skipped;
@@ -244,7 +245,7 @@ export async function createInviteLink(services: Services, actor: UserRecord, re
       notifyReferrerOnJoin: true,
       welcomeMessageCustomText: welcome,
     });
-    services.invitations.put(created, tx);
+    services.invitations.save(created, tx);
     notifyInvitesChanged(services, tx, actor.id);
     return created;
   });
@@ -255,7 +256,7 @@ export async function createInviteLink(services: Services, actor: UserRecord, re
 function invitationToManage(services: Services, actor: UserRecord, kind: InvitationKind, id: number): InvitationRecord {
   const guest = mayActAsMember(actor);
   if (guest) throw refusalError(guest);
-  const record = services.invitations.get(kind, id);
+  const record = services.invitations.get(invitationId(kind, id));
   // A used or revoked email invitation is gone, as Zulip deletes it.
   if (!record || (kind === 'email' && record.status !== 'active')) throw badRequest('No such invitation');
   const refusal = manageRefusal(actor, record);
@@ -268,7 +269,7 @@ function invitationToManage(services: Services, actor: UserRecord, kind: Invitat
 export async function revokeInvitation(services: Services, actor: UserRecord, kind: InvitationKind, id: number): Promise<void> {
   await services.write((tx) => {
     const record = invitationToManage(services, actor, kind, id);
-    services.invitations.put({ ...record, status: 'revoked' }, tx);
+    services.invitations.save({ ...record, status: 'revoked' }, tx);
     notifyInvitesChanged(services, tx, record.invitedBy);
   });
 }
@@ -281,6 +282,6 @@ export async function resendInvitation(services: Services, actor: UserRecord, id
     // Nobody can follow an expired link: GET /invites no longer lists it, as Zulip's.
     if (invitationState(record, now) !== 'active') throw badRequest('No such invitation');
     checkDailyLimit(services, now, 1);
-    services.invitations.put(mailInvitation(services, tx, record, now), tx);
+    services.invitations.save(mailInvitation(services, tx, record, now), tx);
   });
 }

@@ -98,7 +98,7 @@ function channelsOf(services: Services, record: InvitationRecord): ChannelRecord
  */
 export function joinGroups(services: Services, tx: Transaction, userId: number, groupIds: readonly number[]): void {
   for (const id of groupIds) {
-    const group = services.org.groups.group(id);
+    const group = services.org.groups.get(id);
     // A group deleted or turned into something else since the invitation was made is skipped;
     // a deactivated one still takes members (its membership stays editable, as Zulip's does).
     if (!group || group.isSystemGroup) continue;
@@ -147,12 +147,12 @@ export function welcomeBot(services: Services, tx: Transaction): UserRecord {
  */
 function useUp(services: Services, tx: Transaction, record: InvitationRecord, user: UserRecord): void {
   const joinedUserIds = [...record.joinedUserIds, user.id];
-  services.invitations.put({ ...record, joinedUserIds, status: record.multiuse ? record.status : 'used' }, tx);
+  services.invitations.save({ ...record, joinedUserIds, status: record.multiuse ? record.status : 'used' }, tx);
   const address = user.deliveryEmail.toLowerCase();
   for (const other of [...services.invitations.all()]) {
     // The invitation just used is no longer active.
     if (other.multiuse || other.status !== 'active' || other.email?.toLowerCase() !== address) continue;
-    services.invitations.put({ ...other, status: 'revoked' }, tx);
+    services.invitations.save({ ...other, status: 'revoked' }, tx);
   }
   notifyInvitesChanged(services, tx, record.invitedBy);
 }

@@ -256,7 +256,7 @@ export interface SendRequest {
 export function checkGroupMentions(services: Services, sender: UserRecord, groupIds: Iterable<number>): void {
   const { org } = services;
   for (const groupId of groupIds) {
-    const group = org.groups.group(groupId);
+    const group = org.groups.get(groupId);
     const refusal = group && mayMentionGroup(sender, group, org.realm, org.groups);
     if (refusal) throw refusalError(refusal);
   }

@@ -71,7 +71,7 @@ function mailFor(services: Services, user: UserRecord, bucket: Bucket, secret: s
       renderedContent: record.renderedContent,
       trigger: item.trigger,
     })),
-    mentionedGroupName: personallyMentioned || groupId === undefined ? undefined : org.groups.group(groupId)?.name,
+    mentionedGroupName: personallyMentioned || groupId === undefined ? undefined : org.groups.get(groupId)?.name,
     // Zulip: the user's choice, within what the organization allows.
     showContent: settingOn(user, 'message_content_in_email_notifications') && realmSetting(org.realm, 'message_content_allowed_in_email_notifications') !== false,
     realmNameInSubject: user.settings.realm_name_in_email_notifications_policy === 2,

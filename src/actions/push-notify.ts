@@ -55,7 +55,7 @@ function pushMessage(services: Services, record: MessageRecord, mentionedGroupId
     const ids = record.dmUserIds!;
     message.group = { ids, names: ids.map((id) => org.users.get(id)?.fullName ?? '') };
   }
-  const group = mentionedGroupId === undefined ? undefined : org.groups.group(mentionedGroupId);
+  const group = mentionedGroupId === undefined ? undefined : org.groups.get(mentionedGroupId);
   if (group) message.mentionedGroup = { id: group.id, name: group.name };
   return message;
 }

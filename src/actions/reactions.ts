@@ -14,7 +14,7 @@ import { requireMessage } from '../queries/message-access.js';
 
 /** A custom emoji's code by name: the active one, else any with the name (reactions outlive deactivation). */
 function realmEmojiCode(services: Services, name: string): string | undefined {
-  const emoji = services.realmEmoji.activeByName(name) ?? services.realmEmoji.all().reverse().find((e) => e.name === name);
+  const emoji = services.realmEmoji.activeByName(name) ?? [...services.realmEmoji.all()].reverse().find((e) => e.name === name);
   return emoji && String(emoji.id);
 }
 

@@ -70,7 +70,7 @@ export async function addRealmEmoji(services: Services, user: UserRecord, rawNam
         authorId: user.id,
         deactivated: false,
       };
-      services.realmEmoji.put(record, tx);
+      services.realmEmoji.save(record, tx);
       emitRealmEmoji(services, tx);
     });
   } catch (error) {
@@ -90,7 +90,7 @@ export async function deactivateRealmEmoji(services: Services, user: UserRecord,
     const emoji = services.realmEmoji.activeByName(name);
     if (!emoji) throw new ApiError('BAD_REQUEST', `Emoji '${name}' does not exist`, 404);
     if (!mayDeactivateEmoji(user.id, isAdmin(user.role), emoji)) throw badRequest('Must be an organization administrator or emoji author');
-    services.realmEmoji.put({ ...emoji, deactivated: true }, tx);
+    services.realmEmoji.save({ ...emoji, deactivated: true }, tx);
     emitRealmEmoji(services, tx);
   });
 }

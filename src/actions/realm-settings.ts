@@ -72,7 +72,7 @@ function saveGroupSetting(services: Services, tx: Transaction, name: string, upd
   const planned = plannedSettingChange(update, current, facts.nobodyGroupId);
   if (planned === undefined) return;
   const value = checkGroupSettingValue(name, forbiddenRealmGroups(name), planned, facts);
-  if (SYSTEM_GROUP_ONLY_SETTINGS.has(name) && (typeof value !== 'number' || !org.groups.group(value)?.isSystemGroup)) throw badRequest(`'${name}' must be a system user group.`);
+  if (SYSTEM_GROUP_ONLY_SETTINGS.has(name) && (typeof value !== 'number' || !org.groups.get(value)?.isSystemGroup)) throw badRequest(`'${name}' must be a system user group.`);
   org.saveRealm({ ...org.realm, settings: { ...org.realm.settings, [name]: value } }, tx);
   const shown = settingValueForApi(value, facts.isActiveUser);
   tx.emit({ type: 'realm', op: 'update_dict', property: 'default', data: { [name]: shown } }, everyone(services));

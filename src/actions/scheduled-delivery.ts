@@ -49,7 +49,7 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
     return;
   }
   const failed: ScheduledMessageRecord = { ...record, failed: true, failureMessage: message };
-  services.scheduled.put(failed, tx);
+  services.scheduled.save(failed, tx);
   for (const event of updatedEvents(failed)) tx.emit(event, [record.senderId]);
   if (sender?.isActive) notifyDirect(services, tx, sender, failureNotice(record.deliverAt, message));
 }

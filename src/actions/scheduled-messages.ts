@@ -60,7 +60,7 @@ function readBySenderDefault(client: string, address: Pick<ScheduledMessageRecor
 
 /** Writes a new or changed record, its owner's events and, once durable, the scheduler's entry. */
 function save(services: Services, tx: Transaction, record: ScheduledMessageRecord, events: Record<string, unknown>[]): void {
-  services.scheduled.put(record, tx);
+  services.scheduled.save(record, tx);
   for (const event of events) tx.emit(event, [record.senderId]);
   tx.afterCommit.push(() => services.scheduler.schedule(record.id, record.deliverAt));
 }

@@ -77,7 +77,7 @@ export async function uploadFile(services: Services, user: UserRecord, files: re
         messageIds: [],
         ...(image ? { image } : {}),
       };
-      services.attachments.put(created, tx);
+      services.attachments.save(created, tx);
       emitAttachment(services, tx, 'add', created);
       return created;
     });

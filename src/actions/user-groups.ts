@@ -59,7 +59,7 @@ function requireActiveUsers(services: Services, userIds: readonly number[]): num
 
 /** Names are unique among all groups, deactivated ones included (compared without case, as mentions find them). */
 function checkNameFree(services: Services, name: string, exceptId?: number): void {
-  const existing = services.org.groups.byGroupName(name);
+  const existing = services.org.groups.byName(name);
   if (existing && existing.id !== exceptId) throw badRequest(`User group '${name}' already exists.`);
 }
 

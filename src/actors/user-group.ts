@@ -47,12 +47,12 @@ export const userGroupKind: ActorKind<typeof userGroupMachine> = {
  */
 export function reconcileGroupStates(actors: ActorRegistry, groups: GroupDirectory, mended: (groupId: number) => void): void {
   for (const id of actors.ids(userGroupKind.name)) {
-    const group = groups.group(Number(id));
+    const group = groups.get(Number(id));
     const snapshot = actors.peek(userGroupKind, id);
     if (!group || !snapshot) continue;
     const deactivated = snapshot.value === 'deactivated';
     if (group.deactivated !== deactivated) {
-      groups.load({ ...group, deactivated });
+      groups.remember({ ...group, deactivated });
       mended(group.id);
     }
   }

@@ -64,7 +64,7 @@ export function normalizeSettingValue(value: GroupSettingInput, nobodyGroupId: n
 
 /** A group a value may name: it exists and is not deactivated. */
 function usableGroup(id: number, groups: GroupLookup): GroupRecord {
-  const group = groups.group(id);
+  const group = groups.get(id);
   if (!group) throw badRequest('Invalid user group');
   if (group.deactivated) throw badRequest('User group is deactivated.');
   return group;
@@ -90,7 +90,7 @@ export function checkGroupSettingValue(name: string, forbidden: readonly string[
   }
   for (const userId of value.direct_members) if (!facts.isActiveUser(userId)) throw badRequest(`Invalid user ID: ${userId}`);
   for (const groupId of value.direct_subgroups) {
-    if (!facts.groups.group(groupId)) throw badRequest(`Invalid user group ID: ${groupId}`);
+    if (!facts.groups.get(groupId)) throw badRequest(`Invalid user group ID: ${groupId}`);
     usableGroup(groupId, facts.groups);
   }
   return value;

@@ -19,14 +19,14 @@ export interface GroupRecord {
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 
 export interface GroupLookup {
-  group(id: number): GroupRecord | undefined;
+  get(id: number): GroupRecord | undefined;
 }
 
 /** Every group reachable from `groupId` through subgroups, `groupId` included. */
 export function groupClosure(groupId: number, groups: GroupLookup, seen = new Set<number>()): Set<number> {
   if (seen.has(groupId)) return seen;
   seen.add(groupId);
-  const group = groups.group(groupId);
+  const group = groups.get(groupId);
   if (group) for (const sub of group.directSubgroups) groupClosure(sub, groups, seen);
   return seen;
 }
@@ -34,7 +34,7 @@ export function groupClosure(groupId: number, groups: GroupLookup, seen = new Se
 /** Is `userId` a member of the group, directly or through a (non-deactivated) subgroup? */
 export function isGroupMember(userId: number, groupId: number, groups: GroupLookup): boolean {
   for (const id of groupClosure(groupId, groups)) {
-    const group = groups.group(id);
+    const group = groups.get(id);
     if (group && group.directMembers.includes(userId)) return true;
   }
   return false;
@@ -50,6 +50,6 @@ export function settingIncludes(userId: number, value: GroupSettingValue, groups
 /** All members of a group, recursively. */
 export function groupMembers(groupId: number, groups: GroupLookup): Set<number> {
   const members = new Set<number>();
-  for (const id of groupClosure(groupId, groups)) for (const user of groups.group(id)?.directMembers ?? []) members.add(user);
+  for (const id of groupClosure(groupId, groups)) for (const user of groups.get(id)?.directMembers ?? []) members.add(user);
   return members;
 }

@@ -24,7 +24,7 @@ export function checkGroupName(name: string): string {
 /** Subgroups named in a change exist and are not deactivated (Zulip refuses deactivated ones either way). */
 function requireUsableSubgroups(subgroupIds: readonly number[], groups: GroupLookup): void {
   for (const id of subgroupIds) {
-    const subgroup = groups.group(id);
+    const subgroup = groups.get(id);
     if (!subgroup) throw badRequest(`Invalid user group ID: ${id}`);
     if (subgroup.deactivated) throw badRequest('User group is deactivated.');
   }
@@ -35,7 +35,7 @@ function requireUsableSubgroups(subgroupIds: readonly number[], groups: GroupLoo
  * does not contain the group (directly or through its own subgroups), which would make a cycle.
  */
 export function checkSubgroupsToAdd(groupId: number, subgroupIds: readonly number[], groups: GroupLookup): void {
-  const group = groups.group(groupId)!;
+  const group = groups.get(groupId)!;
   requireUsableSubgroups(subgroupIds, groups);
   for (const id of subgroupIds) {
     if (group.directSubgroups.includes(id)) throw badRequest(`User group ${id} is already a subgroup of this group.`);
@@ -47,7 +47,7 @@ export function checkSubgroupsToAdd(groupId: number, subgroupIds: readonly numbe
 
 /** Subgroups to remove from `groupId`: each exists, is not deactivated, and is a direct subgroup. */
 export function checkSubgroupsToRemove(groupId: number, subgroupIds: readonly number[], groups: GroupLookup): void {
-  const group = groups.group(groupId)!;
+  const group = groups.get(groupId)!;
   requireUsableSubgroups(subgroupIds, groups);
   for (const id of subgroupIds) {
     if (!group.directSubgroups.includes(id)) throw badRequest(`User group ${id} is not a subgroup of this group.`);

@@ -129,6 +129,18 @@ export class EventQueue implements AbortListener {
     this.run('EVENT', undefined, event);
   }
 
+  /**
+   * Puts events older than every pending one in front of them: a restored queue's backlog,
+   * given at its first poll (events/backlog.ts), before any poll is answered.
+   */
+  prepend(events: readonly QueuedEvent[]): void {
+    if (events.length === 0) return;
+    const newer = this.pending.splice(0);
+    for (const event of events) this.pending.push(event);
+    for (const event of newer) this.pending.push(event);
+    this.lastIssued = Math.max(this.lastIssued, events[events.length - 1]!.id);
+  }
+
   heartbeat(): void {
     this.run('HEARTBEAT');
   }

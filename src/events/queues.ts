@@ -2,7 +2,7 @@
  * Every registered event queue: registration, lookup, fan-out of committed events to the
  * queues of the users concerned, heartbeats for quiet long-polls, expiry, keeping the event log
  * no longer than the queues need, and rebuilding the queues after a restart (crash included)
- * from their descriptors and the event log.
+ * from their descriptors, each given what it had not acknowledged at its first poll (backlog.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
@@ -10,6 +10,7 @@ import type { Counters } from '../store/counters.js';
 import type { BatchOp, Database } from '../store/database.js';
 import type { EventLog } from '../store/event-log.js';
 import { Transaction } from '../store/transaction.js';
+import { Backlog, neededAfter } from './backlog.js';
 import { EventQueue, type QueueDescriptor, type QueuedEvent } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
 import { VariantCache, variantKey, type LoggedEvent } from './variants.js';
@@ -55,6 +56,8 @@ export class EventQueues {
    * events those queues still held (Zulip's gc hooks: missedmessage_hook notifies then).
    */
   onLastQueueGone: ((userId: number, pending: readonly QueuedEvent[]) => void) | undefined;
+  /** What the queues restored at start had not acknowledged, given to each at its first poll. */
+  private backlog: Backlog | undefined;
 
   private readonly db: Database;
 
@@ -235,6 +238,7 @@ export class EventQueues {
     this.watchers.delete(queue);
     // A descriptor written after this deletion would bring the queue back at the next start.
     this.unsaved.delete(queue);
+    this.backlog?.drop(queue);
   }
 
   /**
@@ -297,7 +301,7 @@ export class EventQueues {
    */
   settle(): void {
     let settled = this.lastEventId;
-    for (const queue of this.queues.values()) settled = Math.min(settled, Math.max(queue.descriptor.ack, queue.descriptor.minId));
+    for (const queue of this.queues.values()) settled = Math.min(settled, neededAfter(queue.descriptor));
     this.settled = Math.max(this.settled, settled);
   }
 
@@ -350,7 +354,11 @@ export class EventQueues {
     await this.persist();
   }
 
-  /** Rebuilds the queues persisted before a restart and replays the events they had not acknowledged. */
+  /**
+   * Rebuilds the queues persisted before a restart from their descriptors. What they had not
+   * acknowledged is not read now: each gets it at its first poll (`fill`), so a restart's time
+   * does not grow with the queues' backlog.
+   */
   async restore(): Promise<EventQueue[]> {
     const restored: EventQueue[] = [];
     const now = this.now();
@@ -360,17 +368,30 @@ export class EventQueues {
     }
     // Only what follows the oldest acknowledgement is needed; what precedes it (entries a crash
     // kept from being deleted) goes now, in one native range deletion, never read.
-    const from = restored.length === 0 ? this.lastEventId : Math.min(...restored.map((q) => Math.max(q.descriptor.ack, q.descriptor.minId)));
+    let from = this.lastEventId;
+    for (const queue of restored) from = Math.min(from, neededAfter(queue.descriptor));
     await this.log.clearThrough(from);
     this.pruned = this.settled = from;
-    if (restored.length === 0) return restored;
-    const batch: LoggedEvent[] = [];
-    for await (const logged of this.log.entriesAfter<LoggedEvent>(from)) {
-      batch.push(logged);
-      if (batch.length >= 1000) this.deliver(batch.splice(0));
-    }
-    this.deliver(batch);
+    const backlog = new Backlog(this.log, this.lastEventId);
+    for (const queue of restored) backlog.add(queue);
+    this.backlog = backlog.size > 0 ? backlog : undefined;
     return restored;
+  }
+
+  /** Whether `queue` was restored at start and waits for its backlog (see `fill`). */
+  awaitsBacklog(queue: EventQueue): boolean {
+    return this.backlog?.has(queue) ?? false;
+  }
+
+  /**
+   * Gives a restored queue, before its first poll is answered, the events it had not
+   * acknowledged before the restart; a queue then over the bound is expired, as in `deliver`.
+   */
+  async fill(queue: EventQueue): Promise<void> {
+    await this.backlog?.fill(queue, this.watchers.has(queue), (filled) => {
+      if (filled.pending.length > this.timings.maxEvents) this.overflow(filled);
+    });
+    if (this.backlog?.size === 0) this.backlog = undefined;
   }
 
   /** Shutdown: parked polls are answered with what they have; acknowledgements are written. */

@@ -42,7 +42,7 @@ export function markdownContext(org: Organization, readable: (channel: ChannelRe
       return user?.isActive ? { id: user.id, fullName: user.fullName } : undefined;
     },
     groupByName: (name) => {
-      const group = org.groups.byGroupName(name);
+      const group = org.groups.byName(name);
       return group && !group.deactivated && !group.isSystemGroup ? { id: group.id, name: group.name } : undefined;
     },
     channelByName: (name) => {

@@ -52,7 +52,7 @@ export function requireMemberOrAdmin(user: UserRecord): void {
 
 /** A group to change (deactivated ones included): an unknown id is Zulip's "Invalid user group". */
 export function requireGroup(services: Services, groupId: number): GroupRecord {
-  const group = services.org.groups.group(groupId);
+  const group = services.org.groups.get(groupId);
   if (!group) throw badRequest('Invalid user group');
   return group;
 }

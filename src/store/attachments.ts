@@ -1,115 +1,71 @@
 /**
- * Uploaded files' records of one organization, all in memory (loaded once at start: their
- * number grows with uploads, not messages, and file access must not wait on a read), indexed
- * by path id, owner and linking message. Each change goes to the store in the caller's
- * transaction and is undone in memory if that transaction rolls back.
+ * Uploaded files' records of one organization, all in memory (their number grows with uploads,
+ * not messages, and file access must not wait on a read), indexed by path id, owner and linking
+ * message: a record book, loaded once at start, each change written in the caller's transaction
+ * and undone in memory if that transaction rolls back.
  */
 import type { AttachmentRecord } from '../domain/uploads.js';
-import type { Database } from './database.js';
-import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
-import type { Transaction } from './transaction.js';
+import { realmKeys } from './keys.js';
+import { MultiIndex, RecordBook, UniqueIndex, type BookIndex } from './record-book.js';
 
-export class Attachments {
-  private readonly keys: RealmKeys;
-  private readonly records = new Map<number, AttachmentRecord>();
-  private readonly byPath = new Map<string, number>();
-  private readonly byOwner = new Map<number, Set<number>>();
-  private readonly byMessage = new Map<number, Set<number>>();
-  private readonly shaUses = new Map<string, number>();
-  private bytes = 0;
+/** The stored hashes the records name (with how many name each), and the bytes they count. */
+class Usage implements BookIndex<AttachmentRecord> {
+  readonly shaUses = new Map<string, number>();
+  bytes = 0;
 
-  constructor(
-    private readonly db: Database,
-    realmId: number,
-  ) {
-    this.keys = realmKeys(realmId);
-  }
-
-  async load(): Promise<void> {
-    for await (const [, record] of this.db.scan<AttachmentRecord>(prefixRange(this.keys.attachmentPrefix))) this.remember(record);
-  }
-
-  get(id: number): AttachmentRecord | undefined {
-    return this.records.get(id);
-  }
-
-  byPathId(pathId: string): AttachmentRecord | undefined {
-    const id = this.byPath.get(pathId);
-    return id === undefined ? undefined : this.records.get(id);
-  }
-
-  ofOwner(ownerId: number): AttachmentRecord[] {
-    return [...(this.byOwner.get(ownerId) ?? [])].map((id) => this.records.get(id)!);
-  }
-
-  /** The attachments a message links. */
-  ofMessage(messageId: number): AttachmentRecord[] {
-    return [...(this.byMessage.get(messageId) ?? [])].map((id) => this.records.get(id)!);
-  }
-
-  /** Whether some record names these bytes. */
-  usesSha(sha: string): boolean {
-    return this.shaUses.has(sha);
-  }
-
-  /** Every stored hash named by a record (the start-up sweep keeps these). */
-  hashes(): Set<string> {
-    return new Set(this.shaUses.keys());
-  }
-
-  /** The organization's upload space used: the sizes of every record, as Zulip counts them. */
-  get usedBytes(): number {
-    return this.bytes;
-  }
-
-  put(record: AttachmentRecord, tx: Transaction): void {
-    const before = this.records.get(record.id);
-    if (before) this.forget(before.id);
-    this.remember(record);
-    tx.put(this.keys.attachment(record.id), record);
-    tx.onRollback(() => {
-      this.forget(record.id);
-      if (before) this.remember(before);
-    });
-  }
-
-  delete(id: number, tx: Transaction): void {
-    const before = this.records.get(id);
-    if (!before) return;
-    this.forget(id);
-    tx.del(this.keys.attachment(id));
-    tx.onRollback(() => this.remember(before));
-  }
-
-  private remember(record: AttachmentRecord): void {
-    this.records.set(record.id, record);
-    this.byPath.set(record.pathId, record.id);
-    let owned = this.byOwner.get(record.ownerId);
-    if (!owned) this.byOwner.set(record.ownerId, (owned = new Set()));
-    owned.add(record.id);
-    for (const messageId of record.messageIds) {
-      let linked = this.byMessage.get(messageId);
-      if (!linked) this.byMessage.set(messageId, (linked = new Set()));
-      linked.add(record.id);
-    }
+  add(record: AttachmentRecord): void {
     this.shaUses.set(record.sha256, (this.shaUses.get(record.sha256) ?? 0) + 1);
     this.bytes += record.size;
   }
 
-  private forget(id: number): void {
-    const record = this.records.get(id);
-    if (!record) return;
-    this.records.delete(id);
-    this.byPath.delete(record.pathId);
-    this.byOwner.get(record.ownerId)?.delete(id);
-    for (const messageId of record.messageIds) {
-      const linked = this.byMessage.get(messageId);
-      linked?.delete(id);
-      if (linked?.size === 0) this.byMessage.delete(messageId);
-    }
+  remove(record: AttachmentRecord): void {
     const uses = this.shaUses.get(record.sha256)! - 1;
     if (uses === 0) this.shaUses.delete(record.sha256);
     else this.shaUses.set(record.sha256, uses);
     this.bytes -= record.size;
+  }
+}
+
+export class Attachments extends RecordBook<number, AttachmentRecord> {
+  private readonly paths: UniqueIndex<AttachmentRecord>;
+  private readonly owners: MultiIndex<AttachmentRecord>;
+  private readonly messages: MultiIndex<AttachmentRecord>;
+  private readonly usage: Usage;
+
+  constructor(realmId: number) {
+    const keys = realmKeys(realmId);
+    super({ prefix: keys.attachmentPrefix, key: (record) => keys.attachment(record.id), id: (record) => record.id });
+    this.paths = this.indexBy(new UniqueIndex((record: AttachmentRecord) => [record.pathId]));
+    this.owners = this.indexBy(new MultiIndex((record: AttachmentRecord) => [record.ownerId]));
+    this.messages = this.indexBy(new MultiIndex((record: AttachmentRecord) => record.messageIds));
+    this.usage = this.indexBy(new Usage());
+  }
+
+  byPathId(pathId: string): AttachmentRecord | undefined {
+    return this.paths.get(pathId);
+  }
+
+  ofOwner(ownerId: number): AttachmentRecord[] {
+    return this.owners.get(ownerId);
+  }
+
+  /** The attachments a message links. */
+  ofMessage(messageId: number): AttachmentRecord[] {
+    return this.messages.get(messageId);
+  }
+
+  /** Whether some record names these bytes. */
+  usesSha(sha: string): boolean {
+    return this.usage.shaUses.has(sha);
+  }
+
+  /** Every stored hash named by a record (the start-up sweep keeps these). */
+  hashes(): Set<string> {
+    return new Set(this.usage.shaUses.keys());
+  }
+
+  /** The organization's upload space used: the sizes of every record, as Zulip counts them. */
+  get usedBytes(): number {
+    return this.usage.bytes;
   }
 }

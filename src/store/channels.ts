@@ -1,50 +1,18 @@
-/** The channels of an organization, in memory, indexed by id, name and recipient; saved per record. */
+/** The channels of an organization, in memory, indexed by id and name; saved per record (a record book). */
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { RealmKeys } from './keys.js';
-import type { Transaction } from './transaction.js';
+import { RecordBook, UniqueIndex } from './record-book.js';
 
-export class ChannelDirectory {
-  private readonly byId = new Map<number, ChannelRecord>();
-  private readonly idByName = new Map<string, number>();
+export class ChannelDirectory extends RecordBook<number, ChannelRecord> {
+  private readonly names: UniqueIndex<ChannelRecord>;
 
-  constructor(private readonly keys: RealmKeys) {}
-
-  get(id: number): ChannelRecord | undefined {
-    return this.byId.get(id);
+  constructor(keys: RealmKeys) {
+    super({ prefix: keys.channelPrefix, key: (channel) => keys.channel(channel.id), id: (channel) => channel.id });
+    this.names = this.indexBy(new UniqueIndex((channel: ChannelRecord) => [channel.name.toLowerCase()]));
   }
 
   /** Case-insensitive, as Zulip compares channel names. */
   byName(name: string): ChannelRecord | undefined {
-    const id = this.idByName.get(name.toLowerCase());
-    return id === undefined ? undefined : this.byId.get(id);
-  }
-
-  all(): IterableIterator<ChannelRecord> {
-    return this.byId.values();
-  }
-
-  load(channel: ChannelRecord): void {
-    this.index(channel);
-  }
-
-  save(channel: ChannelRecord, tx: Transaction): void {
-    const previous = this.byId.get(channel.id);
-    tx.onRollback(() => {
-      this.unindex(channel);
-      if (previous) this.index(previous);
-    });
-    if (previous) this.unindex(previous);
-    this.index(channel);
-    tx.put(this.keys.channel(channel.id), channel);
-  }
-
-  private unindex(channel: ChannelRecord): void {
-    this.byId.delete(channel.id);
-    if (this.idByName.get(channel.name.toLowerCase()) === channel.id) this.idByName.delete(channel.name.toLowerCase());
-  }
-
-  private index(channel: ChannelRecord): void {
-    this.byId.set(channel.id, channel);
-    this.idByName.set(channel.name.toLowerCase(), channel.id);
+    return this.names.get(name.toLowerCase());
   }
 }

@@ -1,59 +1,26 @@
 /**
  * The invitations of one organization, email invitations and reusable links, held in memory (an
- * organization has a few hundred at most) with an index by key for the join page, loaded once at
- * start; each change goes to the store in the caller's transaction and is undone in memory if
+ * organization has a few hundred at most) with an index by key for the join page: a record book,
+ * loaded once at start, each change written in the caller's transaction and undone in memory if
  * that transaction rolls back.
  */
 import { kindOf, type InvitationKind, type InvitationRecord } from '../domain/invitations.js';
-import type { Database } from './database.js';
-import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
-import type { Transaction } from './transaction.js';
+import { realmKeys } from './keys.js';
+import { RecordBook, UniqueIndex } from './record-book.js';
 
-export class Invitations {
-  private readonly keys: RealmKeys;
-  private readonly records = new Map<string, InvitationRecord>();
-  private readonly byKey = new Map<string, string>();
+/** An invitation's name in the book: email invitations and links count their ids apart. */
+export const invitationId = (kind: InvitationKind, id: number): string => `${kind}:${id}`;
 
-  constructor(
-    private readonly db: Database,
-    realmId: number,
-  ) {
-    this.keys = realmKeys(realmId);
-  }
+export class Invitations extends RecordBook<string, InvitationRecord> {
+  private readonly linkKeys: UniqueIndex<InvitationRecord>;
 
-  /** Reads every record from the store; called once before the server serves. */
-  async load(): Promise<void> {
-    for await (const [, record] of this.db.scan<InvitationRecord>(prefixRange(this.keys.invitationPrefix))) this.remember(record);
-  }
-
-  get(kind: InvitationKind, id: number): InvitationRecord | undefined {
-    return this.records.get(`${kind}:${id}`);
+  constructor(realmId: number) {
+    const keys = realmKeys(realmId);
+    super({ prefix: keys.invitationPrefix, key: (record) => keys.invitation(kindOf(record), record.id), id: (record) => invitationId(kindOf(record), record.id) });
+    this.linkKeys = this.indexBy(new UniqueIndex((record: InvitationRecord) => [record.key]));
   }
 
   byLinkKey(key: string): InvitationRecord | undefined {
-    const name = this.byKey.get(key);
-    return name === undefined ? undefined : this.records.get(name);
-  }
-
-  all(): IterableIterator<InvitationRecord> {
-    return this.records.values();
-  }
-
-  put(record: InvitationRecord, tx: Transaction): void {
-    const before = this.get(kindOf(record), record.id);
-    this.remember(record);
-    tx.put(this.keys.invitation(kindOf(record), record.id), record);
-    tx.onRollback(() => (before ? this.remember(before) : this.forget(record)));
-  }
-
-  private remember(record: InvitationRecord): void {
-    const name = `${kindOf(record)}:${record.id}`;
-    this.records.set(name, record);
-    this.byKey.set(record.key, name);
-  }
-
-  private forget(record: InvitationRecord): void {
-    this.records.delete(`${kindOf(record)}:${record.id}`);
-    this.byKey.delete(record.key);
+    return this.linkKeys.get(key);
   }
 }

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Counters } from './counters.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
+import { RecordBook } from './record-book.js';
 import type { Transaction } from './transaction.js';
 import type { UserDirectory } from './users.js';
 import { settingOn } from '../domain/user-settings.js';
@@ -45,7 +46,7 @@ export interface MissedMail {
 
 export class NotificationOutbox {
   private readonly keys: RealmKeys;
-  private readonly jobs = new Map<number, PushJob>();
+  private readonly jobs: RecordBook<number, PushJob>;
   private readonly mail = new Map<number, Map<number, MissedMail>>();
   private readonly active = new Map<number, Set<number>>();
   /** Held notifications by user and message (memory only, like the queues' events they stand for). */
@@ -68,11 +69,13 @@ export class NotificationOutbox {
     private readonly realmId: number,
   ) {
     this.keys = realmKeys(realmId);
+    const keys = this.keys;
+    this.jobs = new RecordBook({ prefix: keys.pushJobPrefix, key: (job) => keys.pushJob(job.id), id: (job) => job.id });
   }
 
   /** Reads every pending job, batch and standing push (start-up). */
   async load(): Promise<void> {
-    for await (const [, job] of this.db.scan<PushJob>(prefixRange(this.keys.pushJobPrefix))) this.jobs.set(job.id, job);
+    await this.jobs.load(this.db);
     for await (const [, item] of this.db.scan<MissedMail>(prefixRange(this.keys.missedMailPrefix))) this.mailOf(item.userId).set(item.messageId, item);
     for await (const key of this.db.scanKeys(prefixRange(this.keys.activePushPrefix))) {
       const [, userId, messageId] = key.slice(this.keys.activePushPrefix.length - 1).split('!');
@@ -117,19 +120,13 @@ export class NotificationOutbox {
 
   addJob(job: NewPushJob, tx: Transaction): PushJob {
     const stored = { ...job, id: this.counters.nextRealmId(this.realmId, 'push_job', tx) } as PushJob;
-    this.jobs.set(stored.id, stored);
-    tx.onRollback(() => this.jobs.delete(stored.id));
-    tx.put(this.keys.pushJob(stored.id), stored);
+    this.jobs.save(stored, tx);
     this.changed(tx);
     return stored;
   }
 
   dropJob(id: number, tx: Transaction): void {
-    const job = this.jobs.get(id);
-    if (!job) return;
-    this.jobs.delete(id);
-    tx.onRollback(() => this.jobs.set(id, job));
-    tx.del(this.keys.pushJob(id));
+    this.jobs.delete(id, tx);
   }
 
   job(id: number): PushJob | undefined {
@@ -138,7 +135,7 @@ export class NotificationOutbox {
 
   /** Pending pushes, oldest first (a copy: for tests and small lists; delivery walks `jobsInOrder`). */
   pendingJobs(): PushJob[] {
-    return [...this.jobs.values()];
+    return [...this.jobs.all()];
   }
 
   /**
@@ -146,7 +143,7 @@ export class NotificationOutbox {
    * (numeric) order, so the map's insertion order is id order.
    */
   jobsInOrder(): IterableIterator<PushJob> {
-    return this.jobs.values();
+    return this.jobs.all();
   }
 
   get jobCount(): number {

@@ -3,9 +3,7 @@
  * conversation recipients, loaded from the
  * store at start (their number does not grow with messages) and saved record by record.
  */
-import type { GroupRecord } from '../domain/groups.js';
 import type { RealmRecord } from '../domain/realm.js';
-import type { UserRecord } from '../domain/users.js';
 import type { Database } from './database.js';
 import { GroupDirectory } from './groups.js';
 import { prefixRange, realmKeys, serverKeys, type RealmKeys } from './keys.js';
@@ -13,7 +11,6 @@ import type { Transaction } from './transaction.js';
 import { UserDirectory } from './users.js';
 import { ChannelDirectory } from './channels.js';
 import { ConversationDirectory } from './conversations.js';
-import type { ChannelRecord } from '../domain/channel-record.js';
 
 export class Organization {
   readonly keys: RealmKeys;
@@ -69,9 +66,9 @@ export class Organization {
     const realm = db.get<RealmRecord>(keys.realm);
     if (!realm) return undefined;
     const org = new Organization(realm, url);
-    for await (const [, user] of db.scan<UserRecord>(prefixRange(keys.userPrefix))) org.users.load(user);
-    for await (const [, group] of db.scan<GroupRecord>(prefixRange(keys.groupPrefix))) org.groups.load(group);
-    for await (const [, channel] of db.scan<ChannelRecord>(prefixRange(keys.channelPrefix))) org.channels.load(channel);
+    await org.users.load(db);
+    await org.groups.load(db);
+    await org.channels.load(db);
     await org.conversations.load(db);
     return org;
   }

@@ -29,7 +29,7 @@ export function directory(extra: GroupRecord[] = []): GroupLookup & { all(): Gro
     byId.set(sys(definition.name), record(sys(definition.name), definition.name, members, definition.subgroup ? [sys(definition.subgroup)] : []));
   }
   for (const group of extra) byId.set(group.id, group);
-  return { group: (id) => byId.get(id), all: () => [...byId.values()] };
+  return { get: (id) => byId.get(id), all: () => [...byId.values()] };
 }
 
 export const realmWith = (settings: Partial<Record<string, unknown>> = {}): RealmRecord => ({

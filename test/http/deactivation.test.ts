@@ -37,7 +37,7 @@ test('deactivation', async (t) => {
     const state = (await othello.post('/register', { fetch_event_types: ['realm_user', 'realm_user_groups'] })).body;
     t.notOk(ids(state.realm_users).includes(HAMLET));
     t.ok(ids(state.realm_non_active_users).includes(HAMLET), 'listed among the inactive users');
-    const members = server.services.org.groups.group(server.services.org.realm.systemGroups['role:members'])!;
+    const members = server.services.org.groups.get(server.services.org.realm.systemGroups['role:members'])!;
     t.ok(members.directMembers.includes(HAMLET), 'group memberships are kept, as Zulip keeps them');
     const listedGroup = state.realm_user_groups.find((g: { id: number }) => g.id === members.id);
     t.notOk(listedGroup.members.includes(HAMLET), 'but a deactivated user is not listed as a member');

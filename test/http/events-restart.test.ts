@@ -53,3 +53,40 @@ test('queues survive a restart', async (t) => {
   const later = await send(hamlet(), 'Denmark', 'after restart');
   t.same((await take(queue)).filter((e) => e.type === 'message').map((e) => e.message.id), [later], 'the restored queue keeps receiving');
 });
+
+test('a restart reads no queue backlog: it is read at the first poll, once for every queue', async (t) => {
+  let server = await startTestServer();
+  t.teardown(() => server.destroy());
+  const as = (email: string) => clientFor(server, email);
+  const othello = await register(as('othello@example.com'), { event_types: ['message', 'restart'] });
+  // Iago is not in Scotland: he gets its messages as a queue watching every public channel.
+  const watcher = await register(as('iago@example.com'), { event_types: ['message', 'restart'], all_public_streams: true });
+  const hamlet = await register(as('hamlet@example.com'), { event_types: ['message', 'restart'] });
+  const gone = await register(as('hamlet@example.com'));
+  const denmark: number[] = [];
+  const scotland: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    denmark.push(await send(as('hamlet@example.com'), 'Denmark', `d${i}`));
+    scotland.push(await send(as('othello@example.com'), 'Scotland', `s${i}`));
+  }
+  const both = [...denmark, ...scotland].sort((a, b) => a - b);
+
+  server = await server.restart();
+  for (const queue of [othello, watcher, hamlet, gone]) queue.api = as(queue === othello ? 'othello@example.com' : queue === watcher ? 'iago@example.com' : 'hamlet@example.com');
+  t.equal((await gone.api.delete('/events', { queue_id: gone.id })).status, 200, 'a restored queue may be deleted before its first poll');
+  const scanned = () => server.services.db.reads.scanned;
+  const before = scanned();
+  const first = await take(othello);
+  t.ok(scanned() - before >= both.length, `the first poll read the backlog (${scanned() - before} entries)`);
+  t.same(ofType(first, 'message').map((e: any) => e.message.id), both, 'every message not acknowledged, in order');
+  t.equal(first.at(-1).type, 'restart', 'then the restart event');
+  t.ok(first.every((e: any, i: number) => i === 0 || e.id > first[i - 1].id), 'ids increase');
+  const read = scanned();
+  const watched = await take(watcher);
+  t.same(ofType(watched, 'message').map((e: any) => e.message.id), both, "a watcher gets the public channel's messages too");
+  const own = await take(hamlet);
+  t.same(ofType(own, 'message').map((e: any) => e.message.id), denmark, 'a queue gets only what it received before');
+  t.equal(scanned(), read, 'the backlog was read once for every queue');
+  const later = await send(as('hamlet@example.com'), 'Denmark', 'after');
+  t.same(ofType(await take(othello), 'message').map((e: any) => e.message.id), [later], 'once given its backlog, a queue receives as before');
+});

@@ -11,6 +11,7 @@ import { ofType, register, take } from '../helpers/events.js';
 import { setRealm, world } from '../helpers/world.js';
 import { CORE_TEAM, DENMARK, GENERAL, HAMLET, IAGO, SCOTLAND, VERONA } from '../helpers/demo-ids.js';
 import { Transaction } from '../../src/store/transaction.js';
+import { invitationId } from '../../src/store/invitations.js';
 
 const DAY_MINUTES = 14400;
 
@@ -131,7 +132,7 @@ test('POST /invites', async (t) => {
     refused(t, await invite(iago, { invitee_emails: 'a@example.com', group_ids: [garden] }), 'Insufficient permission', );
     t.equal((await invite(hamlet, { invitee_emails: 'a@example.com', group_ids: [garden] })).status, 200);
     t.equal((await invite(hamlet, { invitee_emails: 'b@example.com', group_ids: [] })).status, 200, 'an empty list: no groups');
-    t.same(server.services.invitations.get('email', 1)?.groupIds, [garden]);
+    t.same(server.services.invitations.get(invitationId('email', 1))?.groupIds, [garden]);
   });
 
   t.test('the welcome text: administrators only, at most 8000 characters', async (t) => {

@@ -157,7 +157,7 @@ test('the whole path through a real SMTP server: mail, link, page, form, login',
   const userId = me.body.user_id as number;
   const subscribed = (await nora.get('/users/me/subscriptions')).body.subscriptions.map((s: any) => s.stream_id).sort();
   t.same(subscribed, [GENERAL, DENMARK].sort(), 'the invitation\'s channel and the default one');
-  t.ok(org.groups.group(garden)!.directMembers.includes(userId), 'in the invitation\'s group');
+  t.ok(org.groups.get(garden)!.directMembers.includes(userId), 'in the invitation\'s group');
 
   const welcome = await directMessages(nora);
   t.same(welcome.map((m) => m.sender_full_name), ['Welcome Bot', 'Welcome Bot']);

@@ -2,7 +2,7 @@
  * Event queues are bounded: a queue holding more undelivered events than PARLEY_QUEUE_MAX_EVENTS
  * is expired early, as a queue nobody polls (its client gets BAD_EVENT_QUEUE_ID and registers
  * again), its descriptor is deleted, and a restart does not bring its backlog back; a queue over
- * the bound at a restart is expired while it is restored.
+ * the bound at a restart is expired when its backlog is given to it (its first poll).
  */
 import { test } from 'tap';
 import { clientFor } from '../helpers/server.js';
@@ -32,7 +32,7 @@ test('a queue over PARLEY_QUEUE_MAX_EVENTS is expired early; a polling one is no
   t.equal(kept.status, 200, 'the polling queue survives the restart');
 });
 
-test('a queue over the bound when the server restarts is expired while it is restored', async (t) => {
+test('a queue over the bound when the server restarts is expired at its first poll', async (t) => {
   const w = await world(t);
   const idle = await register(w.othello, { event_types: ['message'] });
   for (let i = 0; i < 4; i++) await sendDm(w.hamlet, [OTHELLO], `note ${i}`);

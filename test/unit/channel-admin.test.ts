@@ -22,7 +22,7 @@ const message = (run: () => unknown) => {
 };
 
 const SYSTEM = { 'role:nobody': 90, 'role:everyone': 91 } as unknown as Record<SystemGroupName, number>;
-const noGroups: GroupLookup = { group: (): GroupRecord | undefined => undefined };
+const noGroups: GroupLookup = { get: (): GroupRecord | undefined => undefined };
 const channel = (creatorId: number | null): ChannelRecord => ({
   id: 7, name: 'den', description: '', renderedDescription: '', inviteOnly: false, isWebPublic: false, historyPublicToSubscribers: true,
   isDefault: false, isArchived: false, dateCreated: 0, creatorId, recipientId: 1, firstMessageId: null, messageRetentionDays: null,

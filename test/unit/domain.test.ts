@@ -71,7 +71,7 @@ test('system groups follow roles; group settings include subgroups', async (t) =
     deactivated: false, creatorId: null, dateCreated: 0, settings: {},
   });
   const groups = new Map([1, 2, 3].map((id) => [id, group(id, [id * 10], id < 3 ? [id + 1] : [1])]));
-  const lookup = { group: (id: number) => groups.get(id) };
+  const lookup = { get: (id: number) => groups.get(id) };
   t.ok(isGroupMember(30, 1, lookup), 'members of subgroups of subgroups');
   t.ok(isGroupMember(10, 3, lookup), 'cycles terminate');
   t.notOk(isGroupMember(99, 1, lookup));

@@ -77,7 +77,7 @@ function buildGroups(): GroupLookup {
   }
   // A custom group holding the guest alone: a setting can reach a guest without reaching members.
   byId.set(CUSTOM_GROUP, record(CUSTOM_GROUP, 'guests-i-trust', [guest.id], []));
-  return { group: (id) => byId.get(id) };
+  return { get: (id) => byId.get(id) };
 }
 const groups = buildGroups();
 

@@ -27,14 +27,14 @@ test('the state table, persisted with each change', async (t) => {
   t.equal(again.registry.peek(userGroupKind, '11')?.value, 'active');
 
   const groups = new GroupDirectory(realmKeys(1));
-  groups.load(record(10, 'ten', [], [], { deactivated: false }));
-  groups.load(record(11, 'eleven', [], [], { deactivated: false }));
-  groups.load(record(12, 'no actor', [], [], { deactivated: true }));
+  groups.remember(record(10, 'ten', [], [], { deactivated: false }));
+  groups.remember(record(11, 'eleven', [], [], { deactivated: false }));
+  groups.remember(record(12, 'no actor', [], [], { deactivated: true }));
   const mended: number[] = [];
   reconcileGroupStates(again.registry, groups, (id) => mended.push(id));
   t.same(mended, [10], 'only the record that disagreed');
-  t.equal(groups.group(10)?.deactivated, true, 'the actor wins');
-  t.equal(groups.group(12)?.deactivated, true, 'a group without an actor keeps its record');
+  t.equal(groups.get(10)?.deactivated, true, 'the actor wins');
+  t.equal(groups.get(12)?.deactivated, true, 'a group without an actor keeps its record');
   again.registry.stopAll();
   await again.db.close();
 });
