@@ -18,12 +18,12 @@ import { Transaction } from '../store/transaction.js';
 export function createOrganization(
   counters: Counters,
   tx: Transaction,
-  options: { name: string; description?: string; url: string; nowMs: number; settings?: Partial<RealmRecord['settings']> },
+  options: { name: string; description?: string; url: string; nowMs: number; settings?: Partial<RealmRecord['settings']>; /** '' (the default) for the root organization. */ subdomain?: string },
 ): Organization {
   const realmId = counters.nextServerId('realm', tx);
   const realm: RealmRecord = {
     id: realmId,
-    stringId: '',
+    subdomain: options.subdomain ?? '',
     name: options.name,
     description: options.description ?? '',
     deactivated: false,
@@ -50,7 +50,7 @@ export function createOrganization(
     realm.systemGroups[definition.name] = group.id;
     org.groups.save(group, tx);
   }
-  Organization.index(realmId, tx);
+  Organization.index(realmId, realm.subdomain, tx);
   org.saveRealm(realm, tx);
   return org;
 }

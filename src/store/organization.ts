@@ -15,6 +15,12 @@ import { ChannelDirectory } from './channels.js';
 import { ConversationDirectory } from './conversations.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
 
+/** An organization as the server's index lists it. */
+export interface IndexEntry {
+  id: number;
+  subdomain: string;
+}
+
 export class Organization {
   readonly keys: RealmKeys;
   readonly users: UserDirectory;
@@ -53,9 +59,33 @@ export class Organization {
     return db.get(this.keys.realm) !== undefined;
   }
 
-  /** Lists a new organization in the server's index of organizations (in `tx`). */
-  static index(realmId: number, tx: Transaction): void {
-    tx.put(serverKeys.realmIndex(realmId), { id: realmId });
+  /** Lists a new organization in the server's index of organizations, and by its subdomain (in `tx`). */
+  static index(realmId: number, subdomain: string, tx: Transaction): void {
+    tx.put(serverKeys.realmIndex(realmId), { id: realmId, subdomain } satisfies IndexEntry);
+    tx.put(serverKeys.subdomain(subdomain), { id: realmId });
+  }
+
+  /** Every organization on this server, in id order (one range scan of the server's index). */
+  static async list(db: Database): Promise<IndexEntry[]> {
+    const entries: IndexEntry[] = [];
+    for await (const [, entry] of db.scan<Partial<IndexEntry> & { id: number }>(prefixRange(serverKeys.realmIndexPrefix))) {
+      entries.push({ id: entry.id, subdomain: entry.subdomain ?? '' });
+    }
+    return entries;
+  }
+
+  /**
+   * The organization at `subdomain`, or undefined: one point read. A store written before
+   * subdomains existed holds one organization, listed without a subdomain: that is the root.
+   */
+  static async idBySubdomain(db: Database, subdomain: string): Promise<number | undefined> {
+    const found = db.get<{ id: number }>(serverKeys.subdomain(subdomain));
+    if (found) return found.id;
+    if (subdomain !== '') return undefined;
+    for await (const [, entry] of db.scan<Partial<IndexEntry> & { id: number }>(prefixRange(serverKeys.realmIndexPrefix), { limit: 1 })) {
+      return entry.subdomain === undefined ? entry.id : undefined;
+    }
+    return undefined;
   }
 
   /** The first organization on this server, or undefined on an empty store. */
@@ -66,8 +96,11 @@ export class Organization {
 
   static async load(db: Database, realmId: number, url: string): Promise<Organization | undefined> {
     const keys = realmKeys(realmId);
-    const realm = db.get<RealmRecord>(keys.realm);
-    if (!realm) return undefined;
+    const stored = db.get<RealmRecord & { stringId?: string }>(keys.realm);
+    if (!stored) return undefined;
+    // Records from before subdomains named the field `stringId` (always '' then).
+    const { stringId, ...rest } = stored;
+    const realm: RealmRecord = { ...rest, subdomain: rest.subdomain ?? stringId ?? '' };
     const org = new Organization(realm, url);
     for await (const [, user] of db.scan<UserRecord>(prefixRange(keys.userPrefix))) org.users.load(user);
     for await (const [, group] of db.scan<GroupRecord>(prefixRange(keys.groupPrefix))) org.groups.load(group);
