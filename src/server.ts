@@ -10,7 +10,7 @@ import { bindRoutes } from './api/route.js';
 import { bindPages } from './api/pages.js';
 import { ROOT_ROUTES, ROUTES } from './api/routes.js';
 import { basicAuthenticator } from './queries/credentials.js';
-import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
+import { loadOrCreateOrganization } from './bootstrap.js';
 import { buildServices } from './wiring.js';
 import { deliverScheduled } from './actions/scheduled-delivery.js';
 import { restoreQueues, startHousekeeping } from './events/housekeeping.js';
@@ -79,12 +79,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     else logger.error({ reason: detail }, 'store write failed: writes are refused until the store is reopened');
   };
   const counters = new Counters(db);
-  const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
-  const services = await buildServices({ config, logger, db, counters, org, clock });
-  if (pending) {
-    seedOrganization(services, pending, demo);
-    await services.commit(pending);
-  }
+  const { services } = await loadOrCreateOrganization(db, counters, config, clock.now(), print, (org) => buildServices({ config, logger, db, counters, org, clock }));
   const { actors, queues } = services;
   const housekeepingParts = {
     queues: services.queues,
