@@ -21,12 +21,12 @@ async function syncPath(path: string): Promise<void> {
   }
 }
 
-/** Copies the stored files into `<target>/uploads`; resolves with how many and their bytes. */
-export async function copyStoredFiles(files: FileStore, target: string): Promise<{ files: number; bytes: number }> {
+/** Copies the stored files (those `wanted`, or all) into `<target>/uploads`; resolves with how many and their bytes. */
+export async function copyStoredFiles(files: FileStore, target: string, wanted?: (name: string) => boolean): Promise<{ files: number; bytes: number }> {
   const root = join(target, UPLOADS_DIR);
   const made = new Set<string>();
   let bytes = 0;
-  const names = await files.storedFiles();
+  const names = (await files.storedFiles()).filter((name) => !wanted || wanted(name));
   for (const name of names) {
     const to = join(root, name);
     const dir = dirname(to);

@@ -11,6 +11,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { Level } from 'level';
 import type { Database, SnapshotReader } from './database.js';
 import { realmKeys } from './keys.js';
+import { encode } from './codec.js';
+import { fileHashCollector, indexKeysOf, organizationRange, SERVER_COUNTER_KEYS, storedFileOf } from './organization-scope.js';
 
 export interface BackupResult {
   /** Absolute path of the backup. */
@@ -24,6 +26,12 @@ export interface BackupResult {
   files: number;
   fileBytes: number;
   seconds: number;
+}
+
+/** One organization to back up (restore.ts puts it back into a data directory holding others). */
+export interface BackupScope {
+  realmId: number;
+  subdomain: string;
 }
 
 /** The target cannot take a backup (it holds something); nothing was written. */
@@ -67,8 +75,10 @@ export function checkBackupTarget(dir: string): string {
  * everything acknowledged before this call and nothing acknowledged after. The copy is written
  * beside the target and renamed into place once complete and synced, so `dir` either holds a
  * whole backup or does not exist (a failed or interrupted backup leaves nothing behind).
+ * With `scope`, only that organization: its keys, its index entries, the server's counters and
+ * the files its records name.
  */
-export async function writeBackup(db: Database, dir: string, files: FileStore): Promise<BackupResult> {
+export async function writeBackup(db: Database, dir: string, files: FileStore, scope?: BackupScope): Promise<BackupResult> {
   const target = checkBackupTarget(dir);
   // Where the backup goes must exist and take a directory, or the backup fails now, naming the path.
   const parent = makeDirectory(dirname(target));
@@ -79,7 +89,8 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
     throw new DirectoryError(partial, `cannot be written: ${reasonOf(error)}`);
   }
   // Taken together, before any await: the files the snapshot names stay until they are copied.
-  const reader = db.snapshot();
+  const reader = db.snapshot(scope && organizationRange(scope.realmId));
+  const named = scope && fileHashCollector(scope.realmId);
   const releaseFiles = files.holdRemovals();
   const started = performance.now();
   let copy: Level<Buffer, Buffer> | undefined;
@@ -101,6 +112,7 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
       if (read.length === 0) break;
       ahead = readAhead(reader); // the next page is read while this one is written
       const page = read.filter(([key]) => !isEventState(key));
+      if (named) for (const [key, value] of page) named.take(key, value);
       omitted += read.length - page.length;
       if (page.length === 0) continue;
       if (held) await native._batch(puts(held), { sync: false });
@@ -108,9 +120,16 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
       entries += page.length;
       for (const [key, value] of page) bytes += key.byteLength + value.byteLength;
     }
+    // An organization's entries in the server's index, read after its snapshot: the counters
+    // are then at least what its ids reached.
+    if (scope) {
+      const index = serverEntries(db, scope);
+      entries += index.length;
+      held = [...(held ?? []), ...index];
+    }
     if (held) await native._batch(puts(held), { sync: true });
     await copy.close();
-    copied = await copyStoredFiles(files, partial);
+    copied = await copyStoredFiles(files, partial, named && storedFileOf(named.hashes));
     checkBackupTarget(target); // nobody filled it meanwhile
     // rename(2) replaces an empty directory; the parent is synced so that the new name survives a crash.
     renameSync(partial, target);
@@ -124,6 +143,15 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
     await reader.close();
   }
   return { dir: target, entries, omitted, bytes, files: copied.files, fileBytes: copied.bytes, seconds: (performance.now() - started) / 1000 };
+}
+
+function serverEntries(db: Database, scope: BackupScope): [Buffer, Buffer][] {
+  const entries: [Buffer, Buffer][] = [];
+  for (const key of [...indexKeysOf(scope.realmId, scope.subdomain), ...SERVER_COUNTER_KEYS]) {
+    const value = db.get(key);
+    if (value !== undefined) entries.push([Buffer.from(key), encode(value)]);
+  }
+  return entries;
 }
 
 function readAhead(reader: SnapshotReader): Promise<[Buffer, Buffer][]> {

@@ -201,10 +201,11 @@ export class Database {
   /**
    * A reader of every raw entry (key and value bytes, undecoded) in one LevelDB snapshot taken
    * by this call: it holds every batch acknowledged before and nothing written after (backups).
-   * The caller must close it.
+   * The caller must close it. With `range`, only the keys in it (one organization's backup).
    */
-  snapshot(): SnapshotReader {
-    const iterator = this.db.iterator<Buffer, Buffer>({ keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  snapshot(range?: { gte: string; lt: string }): SnapshotReader {
+    const bounds = range ? { gte: Buffer.from(range.gte), lt: Buffer.from(range.lt) } : {};
+    const iterator = this.db.iterator<Buffer, Buffer>({ keyEncoding: 'buffer', valueEncoding: 'buffer', ...bounds });
     return { next: (size) => iterator.nextv(size), close: () => iterator.close() };
   }
 
