@@ -31,7 +31,9 @@ import { filesInUse } from './queries/stored-files.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
 import { SCHEMAS } from '../schemas/registry.js';
-import { writeBackup } from './store/backup.js';
+import { backup, isOrganizationCommand, runOrganizationCommand } from './organization-admin.js';
+import { serverHost } from './admin-hosts.js';
+import { badRequest } from './domain/errors.js';
 import type { Clock, Services } from './services.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
@@ -139,14 +141,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await services.search.close();
     await db.close();
   });
+  const adminHost = serverHost({ config, db, counters, logger, clock, files: services.files }, async (id) => {
+    if (id === services.org.id) return services;
+    throw badRequest(`organization ${id} is not served by this process`);
+  });
   const control = await openControlChannel(
     config.dataDir,
     {
-      backup: async (dir) => {
-        const result = await writeBackup(db, dir, services.files);
+      backup: async (dir, organization) => {
+        const result = await backup(db, services.files, dir, organization);
         metrics?.backupDone(result, Date.now());
         logger.info({ dir: result.dir, entries: result.entries, seconds: result.seconds }, 'backup written');
         return result;
+      },
+      command: (name, options) => {
+        if (!isOrganizationCommand(name)) return Promise.reject(badRequest(`'${name}' runs with the server stopped`));
+        return runOrganizationCommand(adminHost, name, options);
       },
     },
     logger,

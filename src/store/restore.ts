@@ -63,7 +63,9 @@ export async function restoreOrganizations(backupDir: string, dataDir: string, s
     const held = await indexOf(backup);
     const chosen = subdomain === undefined ? held : held.filter((entry) => entry.subdomain === subdomain);
     if (chosen.length === 0) throw new RestoreRefused(subdomain === undefined ? `${backupDir} holds no organization` : `${backupDir} holds no organization '${subdomain}'`);
-    const target = await open(dataDir, { createIfMissing: true });
+    const target = await open(dataDir, { createIfMissing: true }).catch((error: unknown) => {
+      throw new RestoreRefused(`cannot open the data directory ${dataDir} (a server running on it must be stopped first): ${reasonOf(error)}`);
+    });
     try {
       const present = await indexOf(target);
       for (const entry of chosen) {

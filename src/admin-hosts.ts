@@ -1,0 +1,71 @@
+/**
+ * Where the organization commands (organization-admin.ts) run: in the CLI on a stopped server's
+ * data directory (services built per organization for the one command, closed after), or in the
+ * running server (its own services, loaded by its registry). Both build a new organization's
+ * services for its creation only, and close them once it is written.
+ */
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { organizationUrl } from './domain/organization-hosts.js';
+import type { OrganizationHost } from './organization-admin.js';
+import type { Clock, Services } from './services.js';
+import type { Counters } from './store/counters.js';
+import type { Database } from './store/database.js';
+import type { FileStore } from './store/files.js';
+import { Organization } from './store/organization.js';
+import { buildServices } from './wiring.js';
+
+export interface HostParts {
+  config: Config;
+  db: Database;
+  counters: Counters;
+  logger: Logger;
+  clock: Clock;
+  files: FileStore;
+}
+
+/** Stops what building services started (actors, the search index's database). */
+export async function closeServices(services: Services): Promise<void> {
+  services.actors.stopAll();
+  await services.search.close();
+}
+
+function newOrganizationParts(parts: HostParts) {
+  return {
+    urlOf: (subdomain: string) => organizationUrl(parts.config.externalUrl, subdomain),
+    buildServices: (org: Organization) => buildServices({ ...parts, org }),
+    created: closeServices,
+  };
+}
+
+/** The running server: `servicesOf` is its registry's (an organization it has not served yet is loaded). */
+export function serverHost(parts: HostParts, servicesOf: (id: number) => Promise<Services>): OrganizationHost {
+  return { ...parts, ...newOrganizationParts(parts), servicesOf };
+}
+
+/** The CLI on a stopped server's data directory; `close` stops the services it built. */
+export function standaloneHost(parts: HostParts): OrganizationHost & { close(): Promise<void> } {
+  const built = new Map<number, Promise<Services>>();
+  const extra = newOrganizationParts(parts);
+  const servicesOf = (id: number): Promise<Services> => {
+    let services = built.get(id);
+    if (!services) {
+      services = (async () => {
+        const subdomain = (await Organization.list(parts.db)).find((entry) => entry.id === id)?.subdomain ?? '';
+        const org = await Organization.load(parts.db, id, extra.urlOf(subdomain));
+        if (!org) throw new Error(`organization ${id} is listed but its record is missing`);
+        return buildServices({ ...parts, org });
+      })();
+      built.set(id, services);
+    }
+    return services;
+  };
+  return {
+    ...parts,
+    ...extra,
+    servicesOf,
+    async close() {
+      for (const services of built.values()) await closeServices(await services);
+    },
+  };
+}
