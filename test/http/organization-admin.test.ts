@@ -1,0 +1,194 @@
+/**
+ * Administering several organizations through the CLI, checked through HTTP on their hosts:
+ * creation (Zulip's subdomain rules), the list, sign-in on each host with the same email and
+ * different keys, deactivation (Zulip's answers and event there, the other one working), and
+ * backup and restore of one organization beside another that is left as it was.
+ */
+import { test } from 'tap';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Api, type ApiResponse, type Params } from '../helpers/client.js';
+import { register, take } from '../helpers/events.js';
+import { runCli } from '../helpers/process.js';
+import { startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
+
+/** A client whose requests name an organization's host (`<subdomain>.localhost:<port>`), as a browser there would. */
+class HostApi extends Api {
+  constructor(
+    baseUrl: string,
+    readonly host: string,
+    email?: string,
+    apiKey?: string,
+  ) {
+    super(baseUrl, email, apiKey);
+  }
+
+  override as(email: string, apiKey: string): HostApi {
+    return new HostApi(this.baseUrl, this.host, email, apiKey);
+  }
+
+  override request(method: string, path: string, params: Params = {}, headers: Record<string, string> = {}): Promise<ApiResponse> {
+    return super.request(method, path, params, { ...headers, host: this.host });
+  }
+}
+
+const hostOf = (server: TestServer, subdomain: string) => (subdomain ? `${subdomain}.localhost:${server.port}` : `127.0.0.1:${server.port}`);
+const anonymous = (server: TestServer, subdomain: string) => new HostApi(server.url, hostOf(server, subdomain));
+const cli = (server: TestServer, ...args: string[]) => runCli(args, { PARLEY_DATA_DIR: server.dataDir });
+
+interface Created {
+  email: string;
+  apiKey: string;
+  url: string;
+}
+
+async function createOrganization(t: Tap.Test, server: TestServer, subdomain: string, name: string, email: string): Promise<Created> {
+  const created = await cli(server, 'create-organization', '--subdomain', subdomain, '--name', name, '--owner-email', email, '--password', `${subdomain}-owner-password`);
+  t.equal(created.code, 0, created.stderr);
+  const url = /at (\S+)$/m.exec(created.stdout)?.[1] ?? '';
+  const apiKey = /^API key:\s+(\S+)$/m.exec(created.stdout)?.[1] ?? '';
+  t.match(created.stdout, new RegExp(`^owner:\\s+${email.replace('.', '\\.')}$`, 'm'), 'the owner is printed');
+  return { email, apiKey, url };
+}
+
+async function signIn(server: TestServer, subdomain: string, email: string, password: string): Promise<ApiResponse> {
+  return anonymous(server, subdomain).post('/fetch_api_key', { username: email, password });
+}
+
+test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, each at its own host with its own keys', async (t) => {
+  const server = await startTestServer();
+  t.teardown(() => server.destroy());
+  const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
+  const blue = await createOrganization(t, server, 'blue', 'Blue team', 'owner@teams.example.com');
+  t.equal(red.url, `http://red.localhost:${server.port}`, 'the organization\'s URL is its subdomain under the root');
+  t.not(red.apiKey, blue.apiKey, 'the same email has a key of its own in each organization');
+
+  for (const [subdomain, why] of [['red', 'Subdomain unavailable'], ['ab', 'length 3 or greater'], ['www', 'Subdomain unavailable'], ['Red', 'lowercase letters'], ['-red', "start or end with a '-'"]]) {
+    const refused = await cli(server, 'create-organization', '--subdomain', subdomain!, '--name', 'Again', '--owner-email', 'x@example.com');
+    t.equal(refused.code, 2, `'${subdomain}' is refused`);
+    t.match(refused.stderr, why!, `'${subdomain}': ${why}`);
+  }
+
+  const listed = await cli(server, 'list-organizations');
+  t.equal(listed.code, 0, listed.stderr);
+  const rows = listed.stdout.trim().split('\n').slice(1).map((line) => line.split('\t'));
+  t.same(rows.map((row) => [row[1], row[3], row[4], row[5]]), [['(root)', 'Parley Demo', '8', 'no'], ['red', 'Red team', '1', 'no'], ['blue', 'Blue team', '1', 'no']]);
+
+  // Sign-in on each host hands out that organization's key; the password of one does not open the other.
+  const onRed = await signIn(server, 'red', red.email, 'red-owner-password');
+  t.equal(onRed.status, 200, JSON.stringify(onRed.body));
+  t.equal(onRed.body.api_key, red.apiKey);
+  t.equal((await signIn(server, 'blue', blue.email, 'red-owner-password')).status, 403, 'red\'s password is not blue\'s');
+  const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
+  const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
+  t.equal((await anonymous(server, 'blue').as(red.email, red.apiKey).get('/users/me')).status, 401, 'red\'s key is not valid on blue\'s host');
+
+  const sent = await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'hello', content: 'only in red' });
+  t.equal(sent.status, 200, JSON.stringify(sent.body));
+  const blueSees = await blueOwner.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 });
+  t.notOk(blueSees.body.messages.some((m: { content: string }) => m.content.includes('only in red')), 'blue does not see red\'s message');
+
+  const server2 = await server.restart();
+  t.teardown(() => server2.destroy());
+  const again = await cli(server2, 'list-organizations');
+  t.equal(again.stdout, listed.stdout, 'the organizations are there after a restart');
+  const restartedRed = new HostApi(server2.url, hostOf(server2, 'red'), red.email, red.apiKey);
+  t.equal((await restartedRed.get('/users/me')).status, 200, 'red\'s owner is known after a restart');
+});
+
+test('deactivating an organization: the event to its queues, Zulip\'s answers there, the other one working', async (t) => {
+  const server = await startTestServer();
+  t.teardown(() => server.destroy());
+  const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
+  const blue = await createOrganization(t, server, 'blue', 'Blue team', 'owner@teams.example.com');
+  const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
+  const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
+  const redQueue = await register(redOwner, { event_types: ['realm'] });
+  const blueQueue = await register(blueOwner, { event_types: ['realm'] });
+
+  const deactivated = await cli(server, 'deactivate-organization', '--organization', 'red');
+  t.equal(deactivated.code, 0, deactivated.stderr);
+  t.match(deactivated.stdout, /'red' \(Red team\) is now deactivated/);
+  const redId = Number((await cli(server, 'list-organizations')).stdout.split('\n').find((line) => line.split('\t')[1] === 'red')!.split('\t')[0]);
+  t.same((await take(redQueue)).map(({ type, op, realm_id }) => ({ type, op, realm_id })), [{ type: 'realm', op: 'deactivated', realm_id: redId }]);
+  t.same(await take(blueQueue), [], 'blue\'s queue hears nothing of it');
+
+  const refused = await redOwner.get('/users/me');
+  t.equal(refused.status, 401);
+  t.equal(refused.body.code, 'REALM_DEACTIVATED');
+  t.equal(refused.body.msg, 'This organization has been deactivated');
+  t.equal((await blueOwner.get('/users/me')).status, 200, 'blue works on');
+  t.match((await cli(server, 'list-organizations')).stdout, /\tred\t.*\tyes\n/);
+  const twice = await cli(server, 'deactivate-organization', '--organization', 'red');
+  t.match(twice.stdout, /was already deactivated/);
+
+  const server2 = await server.restart();
+  t.teardown(() => server2.destroy());
+  const restartedRed = new HostApi(server2.url, hostOf(server2, 'red'), red.email, red.apiKey);
+  t.equal((await restartedRed.get('/users/me')).body.code, 'REALM_DEACTIVATED', 'still deactivated after a restart');
+  t.equal((await cli(server2, 'reactivate-organization', '--organization', 'red')).code, 0);
+  t.equal((await restartedRed.get('/users/me')).status, 200, 'reactivated, it works again');
+  t.equal((await cli(server2, 'deactivate-organization', '--organization', 'nowhere')).code, 2, 'an unknown organization is refused');
+});
+
+test('backup of one organization and its restore beside another, which stays as it was', async (t) => {
+  const server = await startTestServer();
+  const scratch = tempDataDir();
+  t.teardown(async () => {
+    await server.destroy();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
+  const blue = await createOrganization(t, server, 'blue', 'Blue team', 'owner@teams.example.com');
+  const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
+  const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
+  const bytes = Buffer.from('red\'s report, kept in its backup\n'.repeat(40));
+  const file = await uploadOn(redOwner, 'report.txt', bytes);
+  t.equal((await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'files', content: `[report](${file})` })).status, 200);
+  t.equal((await blueOwner.post('/messages', { type: 'stream', to: 'general', topic: 'news', content: 'blue before the backup' })).status, 200);
+
+  const made = await cli(server, 'backup', join(scratch, 'red'), '--organization', 'red');
+  t.equal(made.code, 0, made.stderr);
+  t.match(made.stdout, /\(organization 'red'\) written .* from the running server: \d+ entries .* and 1 uploaded file/);
+
+  // After the backup: red loses its message and file, blue gets a new message.
+  const redMessages = async (api: HostApi) => (await api.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 })).body.messages.map((m: { content: string }) => m.content);
+  const [message] = (await redOwner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages;
+  t.equal((await redOwner.delete(`/messages/${message.id}`)).status, 200);
+  const attachment = (await redOwner.get('/attachments')).body.attachments[0];
+  t.equal((await redOwner.delete(`/attachments/${attachment.id}`)).status, 200);
+  t.equal((await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'later', content: 'red after the backup' })).status, 200);
+  t.equal((await blueOwner.post('/messages', { type: 'stream', to: 'general', topic: 'news', content: 'blue after the backup' })).status, 200);
+
+  const busy = await cli(server, 'restore', join(scratch, 'red'), '--organization', 'red');
+  t.equal(busy.code, 2, 'a restore needs the server stopped');
+  t.match(busy.stderr, /must be stopped first/);
+  await server.stop();
+  const restored = await cli(server, 'restore', join(scratch, 'red'), '--organization', 'red');
+  t.equal(restored.code, 0, restored.stderr);
+  t.match(restored.stdout, /restored organization \d+ 'red' .* 1 uploaded file copied/);
+
+  const server2 = await server.restart();
+  t.teardown(() => server2.destroy());
+  const red2 = new HostApi(server2.url, hostOf(server2, 'red'), red.email, red.apiKey);
+  const blue2 = new HostApi(server2.url, hostOf(server2, 'blue'), blue.email, blue.apiKey);
+  const redNow = await redMessages(red2);
+  t.ok(redNow.some((content: string) => content.includes('report.txt') || content.includes('report')), 'red\'s message is back');
+  t.notOk(redNow.some((content: string) => content.includes('red after the backup')), 'what red wrote after the backup is gone');
+  const fetched = await fetch(`${server2.url}${file}`, { headers: { host: hostOf(server2, 'red'), authorization: red2.authorization! } });
+  t.equal(fetched.status, 200, 'red\'s file is served again');
+  t.ok(Buffer.from(await fetched.arrayBuffer()).equals(bytes), 'with its bytes');
+  const blueNow = await redMessages(blue2);
+  t.ok(blueNow.some((content: string) => content.includes('blue after the backup')), 'blue keeps what it wrote after red\'s backup');
+  t.equal((await blue2.get('/users/me')).status, 200);
+});
+
+/** POST /user_uploads on the client's host; the file's URL. */
+async function uploadOn(api: HostApi, name: string, data: Buffer): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([data], { type: 'text/plain' }), name);
+  const response = await fetch(`${api.baseUrl}/api/v1/user_uploads`, { method: 'POST', headers: { authorization: api.authorization!, host: api.host }, body: form });
+  const body = (await response.json()) as { url: string };
+  if (response.status !== 200) throw new Error(`upload failed: ${JSON.stringify(body)}`);
+  return body.url;
+}
