@@ -4,7 +4,7 @@
  * different keys, deactivation (Zulip's answers and event there, the other one working), and
  * backup and restore of one organization beside another that is left as it was.
  */
-import { test } from 'tap';
+import { test, type Test } from 'tap';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api, type ApiResponse, type Params } from '../helpers/client.js';
@@ -42,7 +42,7 @@ interface Created {
   url: string;
 }
 
-async function createOrganization(t: Tap.Test, server: TestServer, subdomain: string, name: string, email: string): Promise<Created> {
+async function createOrganization(t: Test, server: TestServer, subdomain: string, name: string, email: string): Promise<Created> {
   const created = await cli(server, 'create-organization', '--subdomain', subdomain, '--name', name, '--owner-email', email, '--password', `${subdomain}-owner-password`);
   t.equal(created.code, 0, created.stderr);
   const url = /at (\S+)$/m.exec(created.stdout)?.[1] ?? '';
