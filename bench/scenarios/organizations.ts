@@ -1,0 +1,128 @@
+/**
+ * Many organizations in one server: start-up time to the ready line and RSS with 1 organization
+ * and with 1,000 organizations of 1,000 messages each (organizations load at their first
+ * request, so start-up must not grow with them: the issue asks ±20 %), and the RSS once each of
+ * the 1,000 has had one request and sits idle. `--quick` uses 50 organizations of 100 messages;
+ * BENCH_ORGANIZATIONS and BENCH_ORGANIZATION_MESSAGES set the counts.
+ */
+import { pino } from 'pino';
+import { writeMessage } from '../../src/actions/message-send.js';
+import { createNewOrganization } from '../../src/actions/organization-create.js';
+import { configFromEnv } from '../../src/config.js';
+import { Role } from '../../src/domain/roles.js';
+import { Transaction } from '../../src/store/transaction.js';
+import { buildServices } from '../../src/wiring.js';
+import { closeServices } from '../../src/admin-hosts.js';
+import type { Services } from '../../src/services.js';
+import { collectGarbage, rssOf, startParley } from '../lib/processes.js';
+import { round, type Scenario } from '../lib/scenario.js';
+import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
+
+const RUNS = 3;
+const subdomainOf = (i: number) => `org-${String(i).padStart(4, '0')}`;
+
+/** Writes `count` messages to the organization's `general` channel, from its owner. */
+async function fill(services: Services, count: number): Promise<void> {
+  const owner = [...services.org.users.all()].find((user) => user.role === Role.OWNER && !user.isBot)!;
+  const channel = services.org.channels.byName('general')!;
+  const content = 'A benchmark message about nothing in particular.';
+  const rendered = services.render(content);
+  for (let start = 0; start < count; start += 2000) {
+    const tx = new Transaction();
+    for (let i = start; i < Math.min(count, start + 2000); i++) {
+      writeMessage(services, tx, { sender: owner, client: 'bench', readBySender: true, content, rendered, destination: { type: 'stream', channel, topic: `topic ${i % 20}` } });
+    }
+    await services.commit(tx);
+  }
+}
+
+/** A data directory with the root (demo) organization and `organizations` more, each with `messages` messages; the owners' credentials. */
+async function seed(label: string, organizations: number, messages: number, log: (line: string) => void): Promise<{ dataDir: string; owners: Credentials[] }> {
+  const dataDir = newDataDir(label);
+  const seeder = await Seeder.open(dataDir);
+  const root = seeder.services;
+  await fill(root, messages);
+  const config = configFromEnv({ PARLEY_DATA_DIR: dataDir, PARLEY_SYNC: '0' });
+  const parts = { config, logger: pino({ level: 'silent' }), db: root.db, counters: root.counters, clock: { now: () => Date.now() } };
+  const owners: Credentials[] = [];
+  for (let i = 1; i <= organizations; i++) {
+    const spec = {
+      subdomain: subdomainOf(i),
+      name: `Organization ${i}`,
+      url: `http://${subdomainOf(i)}.localhost`,
+      nowMs: Date.now(),
+      users: [{ email: 'owner@bench.example.com', fullName: 'Owner', role: Role.OWNER, password: 'bench-password' }],
+    };
+    const { services, users } = await createNewOrganization(root.counters, spec, (org) => buildServices({ ...parts, org }));
+    await fill(services, messages);
+    await closeServices(services);
+    owners.push({ id: users[0]!.user.id, email: users[0]!.user.deliveryEmail, apiKey: users[0]!.user.apiKey });
+    if (i % 100 === 0) log(`    ${i} organizations`);
+  }
+  await seeder.close();
+  return { dataDir, owners };
+}
+
+async function startup(dataDir: string): Promise<{ ms: number; rss: number }> {
+  const times: number[] = [];
+  const memory: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const parley = await startParley({ dataDir, sync: true });
+    times.push(parley.startupMs);
+    await collectGarbage(parley.child);
+    memory.push(rssOf(parley.child.pid!));
+    await parley.stop();
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return { ms: median(times), rss: median(memory) };
+}
+
+/** Starts the server, sends one request to each organization on its host, then measures the idle process. */
+async function touched(dataDir: string, owners: Credentials[]): Promise<{ rss: number; failed: number }> {
+  const parley = await startParley({ dataDir, sync: true });
+  let failed = 0;
+  try {
+    for (const [i, owner] of owners.entries()) {
+      const answer = await fetch(`${parley.url}/api/v1/users/me`, { headers: { host: `${subdomainOf(i + 1)}.localhost:${parley.port}`, authorization: basicAuth(owner) } });
+      await answer.arrayBuffer();
+      if (answer.status !== 200) failed++;
+    }
+    await collectGarbage(parley.child);
+    return { rss: rssOf(parley.child.pid!), failed };
+  } finally {
+    await parley.stop();
+  }
+}
+
+export const organizations: Scenario = {
+  name: 'organizations',
+  description: 'start-up and RSS with 1 and with 1,000 organizations of 1,000 messages each; RSS of 1,000 idle organizations after one request each',
+  async run(context) {
+    const count = Number(process.env.BENCH_ORGANIZATIONS ?? (context.settings.quick ? 50 : 1000));
+    const messages = Number(process.env.BENCH_ORGANIZATION_MESSAGES ?? (context.settings.quick ? 100 : 1000));
+    context.log(`  seeding 1 organization and ${count} of ${messages} messages each`);
+    const one = await seed('organizations-one', 0, messages, context.log);
+    const many = await seed('organizations-many', count, messages, context.log);
+    const single = await startup(one.dataDir);
+    const all = await startup(many.dataDir);
+    const idle = await touched(many.dataDir, many.owners);
+    const n = count.toLocaleString('en');
+    const mib = (bytes: number) => round(bytes / 1048576, 1);
+    return {
+      scenario: 'organizations',
+      description: this.description,
+      figures: [
+        { name: 'ready, 1 organization', value: round(single.ms, 0), unit: 'ms' },
+        { name: `ready, ${n} organizations`, value: round(all.ms, 0), unit: 'ms', baseline: round(single.ms, 0), ratio: round(all.ms / single.ms, 2) },
+        { name: 'RSS when ready, 1 organization', value: mib(single.rss), unit: 'MiB' },
+        { name: `RSS when ready, ${n} organizations`, value: mib(all.rss), unit: 'MiB', baseline: mib(single.rss), ratio: round(all.rss / single.rss, 2) },
+        { name: `RSS, ${n} organizations idle after one request each`, value: mib(idle.rss), unit: 'MiB', baseline: mib(all.rss), ratio: round(idle.rss / all.rss, 2) },
+        { name: 'RSS per idle organization', value: round((idle.rss - all.rss) / count / 1024, 0), unit: 'KiB' },
+      ],
+      notes: [
+        `median of ${RUNS} starts, RSS after a full garbage collection; ${messages} messages in each organization (and in the root one)`,
+        `the start-up ratio (${n} / 1) must stay within 0.8–1.2; ${idle.failed} of the ${n} requests failed`,
+      ],
+    };
+  },
+};
