@@ -29,7 +29,8 @@ export async function loadOrCreateOrganization(
   nowMs: number,
   print: (line: string) => void,
 ): Promise<Bootstrapped> {
-  const existing = await Organization.firstId(db);
+  // The root organization; a server whose organizations all have subdomains starts the first of them.
+  const existing = (await Organization.idBySubdomain(db, '')) ?? (await Organization.firstId(db));
   if (existing !== undefined) {
     const org = await Organization.load(db, existing, config.externalUrl);
     if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);
@@ -38,7 +39,7 @@ export async function loadOrCreateOrganization(
   }
   const tx = new Transaction();
   if (config.demo) {
-    const org = createOrganization(counters, tx, { name: DEMO_ORGANIZATION_NAME, description: DEMO_ORGANIZATION_DESCRIPTION, url: config.externalUrl, nowMs });
+    const org = createOrganization(counters, tx, { name: DEMO_ORGANIZATION_NAME, description: DEMO_ORGANIZATION_DESCRIPTION, rootUrl: config.externalUrl, nowMs });
     // Hash in parallel (scrypt runs on the thread pool), then create in order so ids follow the list.
     const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
     for (const [i, u] of DEMO_USERS.entries()) {
@@ -57,7 +58,7 @@ export async function loadOrCreateOrganization(
     print(`Created the demo organization '${DEMO_ORGANIZATION_NAME}'; every user's password is '${DEMO_PASSWORD}'.`);
     return { org, pending: tx, demo: true };
   }
-  const org = createOrganization(counters, tx, { name: 'Parley', url: config.externalUrl, nowMs });
+  const org = createOrganization(counters, tx, { name: 'Parley', rootUrl: config.externalUrl, nowMs });
   const password = generatePassword();
   // A host name that can stand in an email address, or the reserved example domain.
   const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(org.host) ? org.host : 'example.com';

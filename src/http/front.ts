@@ -83,6 +83,11 @@ export interface RawRequest {
   json: string;
 }
 
+/**
+ * The front's settings. One site (`routes`, `authenticate`, `pages`, `health`: see SiteOptions)
+ * serves every host; or `site` finds each request's site by its Host header: a site, a promise
+ * of one while its organization loads, or undefined for a host that names no organization.
+ */
 export interface FrontOptions<P> extends Partial<SiteOptions<P>> {
   uws: UwsModule;
   site?: (host: string) => Site<P> | Promise<Site<P> | undefined> | undefined;
@@ -105,7 +110,6 @@ export interface FrontOptions<P> extends Partial<SiteOptions<P>> {
 
 /** The port is taken (by another process, or another server of this one). */
 export class PortUnavailable extends Error {}
-
 
 /** Non-API path of the health check, as load balancers and orchestrators expect one. */
 const HEALTH_PATH = '/health';

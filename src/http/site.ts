@@ -5,7 +5,7 @@
  */
 import type { Route } from './front.js';
 import type { PageRoute } from './pages.js';
-import { Router } from './router.js';
+import { Router, type HttpMethod } from './router.js';
 import type { ParamValidator } from './validation.js';
 
 /** A route as served: its pattern as the router holds it, the schema's name and the authentication. */
@@ -18,11 +18,7 @@ export interface ServedRoute {
   root: boolean;
 }
 
-/**
- * The front's settings. One site (`routes`, `authenticate`, `pages`, `health`: see SiteOptions)
- * serves every host; or `site` finds each request's site by its Host header: a site, a promise
- * of one while its organization loads, or undefined for a host that names no organization.
- */
+/** What a site answers on `GET /health`. */
 export interface HealthAnswer {
   status: number;
   body: Record<string, unknown>;
