@@ -6,7 +6,6 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { organizationUrl } from './domain/organization-hosts.js';
 import type { OrganizationHost } from './organization-admin.js';
 import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
@@ -32,7 +31,6 @@ export async function closeServices(services: Services): Promise<void> {
 
 function newOrganizationParts(parts: HostParts) {
   return {
-    urlOf: (subdomain: string) => organizationUrl(parts.config.externalUrl, subdomain),
     buildServices: (org: Organization) => buildServices({ ...parts, org }),
     created: closeServices,
   };
@@ -51,8 +49,7 @@ export function standaloneHost(parts: HostParts): OrganizationHost & { close(): 
     let services = built.get(id);
     if (!services) {
       services = (async () => {
-        const subdomain = (await Organization.list(parts.db)).find((entry) => entry.id === id)?.subdomain ?? '';
-        const org = await Organization.load(parts.db, id, extra.urlOf(subdomain));
+        const org = await Organization.load(parts.db, id, parts.config.externalUrl);
         if (!org) throw new Error(`organization ${id} is listed but its record is missing`);
         return buildServices({ ...parts, org });
       })();

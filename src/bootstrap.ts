@@ -28,7 +28,8 @@ export async function loadOrCreateOrganization(
   print: (line: string) => void,
   servicesOf: (org: Organization) => Promise<Services>,
 ): Promise<Bootstrapped> {
-  const existing = await Organization.firstId(db);
+  // The root organization; a server whose organizations all have subdomains starts the first of them.
+  const existing = (await Organization.idBySubdomain(db, '')) ?? (await Organization.firstId(db));
   if (existing !== undefined) {
     const org = await Organization.load(db, existing, config.externalUrl);
     if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);
@@ -54,7 +55,7 @@ function demoSpec(config: Config, nowMs: number): OrganizationSpec {
     subdomain: '',
     name: DEMO_ORGANIZATION_NAME,
     description: DEMO_ORGANIZATION_DESCRIPTION,
-    url: config.externalUrl,
+    rootUrl: config.externalUrl,
     nowMs,
     users: DEMO_USERS.map((u) => ({ email: u.email, fullName: u.fullName, role: u.role, password: DEMO_PASSWORD })),
     botEmail: NOTIFICATION_BOT.email,
@@ -66,5 +67,5 @@ function demoSpec(config: Config, nowMs: number): OrganizationSpec {
 function ownerSpec(config: Config, nowMs: number): OrganizationSpec {
   const host = new URL(config.externalUrl).hostname;
   const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : 'example.com';
-  return { subdomain: '', name: 'Parley', url: config.externalUrl, nowMs, users: [{ email: `owner@${domain}`, fullName: 'Owner', role: Role.OWNER }] };
+  return { subdomain: '', name: 'Parley', rootUrl: config.externalUrl, nowMs, users: [{ email: `owner@${domain}`, fullName: 'Owner', role: Role.OWNER }] };
 }

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { checkOrganizationSpec, createNewOrganization } from './actions/organization-create.js';
-import { setOrganizationDeactivated } from './actions/organization-deactivation.js';
+import { deactivateOrganization, reactivateOrganization } from './actions/organization-deactivation.js';
 import { badRequest } from './domain/errors.js';
 import { Role } from './domain/roles.js';
 import type { Clock, Services } from './services.js';
@@ -26,8 +26,6 @@ export interface OrganizationHost {
   readonly clock: Clock;
   /** The uploaded files of every organization (one content-addressed store). */
   readonly files: FileStore;
-  /** The organization's URL, from the root URL and its subdomain. */
-  urlOf(subdomain: string): string;
   /** Services of an organization the store lists: the server's own (loaded if need be), or built for one command. */
   servicesOf(id: number): Promise<Services>;
   /** Services for an organization being created (not listed yet); the host closes them after. */
@@ -81,7 +79,7 @@ async function createOrganizationCommand(host: OrganizationHost, options: AdminO
     subdomain: options.subdomain,
     name: options.name,
     description: options.description,
-    url: host.urlOf(options.subdomain),
+    rootUrl: host.config.externalUrl,
     nowMs: host.clock.now(),
     users: [{ email: options.ownerEmail.trim(), fullName: options.ownerName ?? 'Owner', role: Role.OWNER, password: options.password }],
   };
@@ -101,7 +99,7 @@ async function listOrganizations(host: OrganizationHost): Promise<string[]> {
   const lines = ['id\tsubdomain\turl\tname\tusers\tdeactivated'];
   for (const { id, subdomain } of await Organization.list(host.db)) {
     // The store's records (not a server's loaded ones): every write reaches them before it is acknowledged.
-    const org = await Organization.load(host.db, id, host.urlOf(subdomain));
+    const org = await Organization.load(host.db, id, host.config.externalUrl);
     if (!org) continue;
     const users = [...org.users.all()].filter((user) => user.isActive && !user.isBot).length;
     lines.push([id, subdomain || '(root)', org.url, org.realm.name, users, org.realm.deactivated ? 'yes' : 'no'].join('\t'));
@@ -112,7 +110,8 @@ async function listOrganizations(host: OrganizationHost): Promise<string[]> {
 async function setDeactivated(host: OrganizationHost, subdomain: string | undefined, deactivated: boolean): Promise<string[]> {
   if (subdomain === undefined) throw badRequest('--organization is required (the subdomain; "" for the root organization)');
   const services = await host.servicesOf(await organizationId(host.db, subdomain));
-  const changed = await setOrganizationDeactivated(services, deactivated);
+  const changed = services.org.realm.deactivated !== deactivated;
+  await (deactivated ? deactivateOrganization(services) : reactivateOrganization(services));
   const what = `organization '${subdomain}' (${services.org.realm.name})`;
   return [changed ? `${what} is now ${deactivated ? 'deactivated' : 'active again'}` : `${what} was already ${deactivated ? 'deactivated' : 'active'}`];
 }

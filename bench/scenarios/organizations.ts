@@ -49,7 +49,7 @@ async function seed(label: string, organizations: number, messages: number, log:
     const spec = {
       subdomain: subdomainOf(i),
       name: `Organization ${i}`,
-      url: `http://${subdomainOf(i)}.localhost`,
+      rootUrl: config.externalUrl,
       nowMs: Date.now(),
       users: [{ email: 'owner@bench.example.com', fullName: 'Owner', role: Role.OWNER, password: 'bench-password' }],
     };

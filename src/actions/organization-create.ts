@@ -42,8 +42,8 @@ export interface OrganizationSpec {
   subdomain: string;
   name: string;
   description?: string;
-  /** The organization's own URL (domain/ maps the root URL and the subdomain to it). */
-  url: string;
+  /** The server's root URL (PARLEY_EXTERNAL_URL): the organization's own is made from it and the subdomain. */
+  rootUrl: string;
   nowMs: number;
   users: readonly FirstUser[];
   /** The notification bot's address; by default at the first user's domain. */
@@ -100,7 +100,7 @@ export async function createNewOrganization(
   // Hash in parallel (scrypt runs on the thread pool), then create in order so ids follow the list.
   const hashes = await Promise.all(passwords.map((password) => hashPassword(password)));
   const tx = new Transaction();
-  const org = createOrganization(counters, tx, { name: spec.name, description: spec.description, subdomain: spec.subdomain, url: spec.url, nowMs: spec.nowMs });
+  const org = createOrganization(counters, tx, { name: spec.name, description: spec.description, subdomain: spec.subdomain, rootUrl: spec.rootUrl, nowMs: spec.nowMs });
   // Zulip's limits on the name and description (a refusal here writes nothing: tx is dropped).
   setOrganizationProfile(org, tx, { name: spec.name, description: spec.description });
   const users = spec.users.map((first, i) => ({

@@ -1,20 +1,25 @@
 /**
- * Deactivating and reactivating a whole organization (`npm run cli -- deactivate-organization`),
- * as Zulip's do_deactivate_realm / do_reactivate_realm: the realm record's `deactivated`, and on
- * deactivation the `realm` `deactivated` event to every active user, so that open clients learn
- * it at once. Requests then get REALM_DEACTIVATED (queries/credentials.ts).
+ * Deactivating an organization (Zulip's do_deactivate_realm) and bringing it back: the realm
+ * record's `deactivated` flag, which every credential check reads (queries/credentials.ts), and
+ * the `realm`/`deactivated` event to every active user, so that open clients learn it at once.
+ * Other organizations of the server are not touched.
  */
-import { everyone } from '../queries/people.js';
 import type { Services } from '../services.js';
 
-/** Sets the organization's state; false when it already was so (nothing is written then). */
-export async function setOrganizationDeactivated(services: Services, deactivated: boolean): Promise<boolean> {
+export function deactivateOrganization(services: Services): Promise<void> {
   const { org } = services;
-  if (org.realm.deactivated === deactivated) return false;
-  await services.write((tx) => {
-    org.saveRealm({ ...org.realm, deactivated }, tx);
-    // Zulip tells nobody of a reactivation: no client of a deactivated organization is connected.
-    if (deactivated) tx.emit({ type: 'realm', op: 'deactivated', realm_id: org.id }, everyone(services));
+  return services.write((tx) => {
+    if (org.realm.deactivated) return;
+    org.saveRealm({ ...org.realm, deactivated: true }, tx);
+    const active = [...org.users.all()].filter((user) => user.isActive).map((user) => user.id);
+    tx.emit({ type: 'realm', op: 'deactivated', realm_id: org.id }, active);
   });
-  return true;
+}
+
+/** Zulip's do_reactivate_realm: the flag goes; it sends no event (nobody can be listening). */
+export function reactivateOrganization(services: Services): Promise<void> {
+  const { org } = services;
+  return services.write((tx) => {
+    if (org.realm.deactivated) org.saveRealm({ ...org.realm, deactivated: false }, tx);
+  });
 }

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Counters } from './counters.js';
+import { WakeIndex } from './wake-index.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
@@ -52,6 +53,13 @@ export class NotificationOutbox {
     this.keys = realmKeys(realmId);
   }
 
+  /** Whether a push or a missed-message email waits to be delivered. */
+  get waiting(): boolean {
+    if (this.jobs.size > 0) return true;
+    for (const items of this.mail.values()) if (items.size > 0) return true;
+    return false;
+  }
+
   /** Reads every pending job, batch and standing push (start-up). */
   async load(): Promise<void> {
     for await (const [, job] of this.db.scan<PushJob>(prefixRange(this.keys.pushJobPrefix))) this.jobs.set(job.id, job);
@@ -92,7 +100,9 @@ export class NotificationOutbox {
     return this.notifiers;
   }
 
+  /** Tells delivery after the commit; the organization wakes after a restart (store/wake-index.ts). */
   private changed(tx: Transaction): void {
+    WakeIndex.mark(this.realmId, tx);
     tx.afterCommit.push(() => this.onChange?.());
   }
 

@@ -14,11 +14,20 @@ import { UserDirectory } from './users.js';
 import { ChannelDirectory } from './channels.js';
 import { ConversationDirectory } from './conversations.js';
 import type { ChannelRecord } from '../domain/channel-record.js';
+import { organizationUrl } from '../domain/organization-hosts.js';
 
 /** An organization as the server's index lists it. */
 export interface IndexEntry {
   id: number;
   subdomain: string;
+}
+
+/** The realm record; records from before subdomains named the field `stringId` (always '' then). */
+function readRealm(db: Database, realmId: number): RealmRecord | undefined {
+  const stored = db.get<RealmRecord & { stringId?: string }>(realmKeys(realmId).realm);
+  if (!stored) return undefined;
+  const { stringId, ...realm } = stored;
+  return { ...realm, subdomain: realm.subdomain ?? stringId ?? '' };
 }
 
 export class Organization {
@@ -94,14 +103,17 @@ export class Organization {
     return undefined;
   }
 
-  static async load(db: Database, realmId: number, url: string): Promise<Organization | undefined> {
+  /** The subdomain of the organization `realmId` (one point read), or undefined when it is gone. */
+  static subdomainOf(db: Database, realmId: number): string | undefined {
+    return readRealm(db, realmId)?.subdomain;
+  }
+
+  /** Reads the organization `realmId`; its URL is the root URL's for its subdomain (domain/organization-hosts.ts). */
+  static async load(db: Database, realmId: number, rootUrl: string): Promise<Organization | undefined> {
     const keys = realmKeys(realmId);
-    const stored = db.get<RealmRecord & { stringId?: string }>(keys.realm);
-    if (!stored) return undefined;
-    // Records from before subdomains named the field `stringId` (always '' then).
-    const { stringId, ...rest } = stored;
-    const realm: RealmRecord = { ...rest, subdomain: rest.subdomain ?? stringId ?? '' };
-    const org = new Organization(realm, url);
+    const realm = readRealm(db, realmId);
+    if (!realm) return undefined;
+    const org = new Organization(realm, organizationUrl(rootUrl, realm.subdomain));
     for await (const [, user] of db.scan<UserRecord>(prefixRange(keys.userPrefix))) org.users.load(user);
     for await (const [, group] of db.scan<GroupRecord>(prefixRange(keys.groupPrefix))) org.groups.load(group);
     for await (const [, channel] of db.scan<ChannelRecord>(prefixRange(keys.channelPrefix))) org.channels.load(channel);

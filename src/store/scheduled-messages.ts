@@ -7,9 +7,11 @@ import type { ScheduledMessageRecord } from '../domain/scheduled-messages.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
+import { WakeIndex } from './wake-index.js';
 
 export class ScheduledMessages {
   private readonly keys: RealmKeys;
+  private readonly realmId: number;
   private readonly records = new Map<number, ScheduledMessageRecord>();
   /** Ids by sender, for the owner's lists. */
   private readonly bySender = new Map<number, Set<number>>();
@@ -19,6 +21,7 @@ export class ScheduledMessages {
     realmId: number,
   ) {
     this.keys = realmKeys(realmId);
+    this.realmId = realmId;
   }
 
   /** Reads every record from the store; called once before the server serves. */
@@ -43,6 +46,8 @@ export class ScheduledMessages {
     const before = this.records.get(record.id);
     this.remember(record);
     tx.put(this.keys.scheduledMessage(record.id), record);
+    // A waiting delivery wakes its organization after a restart (store/wake-index.ts).
+    if (!record.failed) WakeIndex.mark(this.realmId, tx);
     tx.onRollback(() => (before ? this.remember(before) : this.forget(record.id)));
   }
 
