@@ -63,17 +63,18 @@ function roleOf(context: CommandContext, name: string | undefined): Role {
   return role;
 }
 
-function userByEmail({ services, values, fail }: CommandContext): UserRecord {
-  if (!values.email) fail('--email is required');
+function userByEmail(context: CommandContext): UserRecord {
+  const { services, values } = context;
+  if (!values.email) context.fail('--email is required');
   const user = services.org.users.byEmail(values.email);
-  if (!user) fail(`no user with email ${values.email} in organization '${services.org.realm.subdomain}'`);
+  if (!user) context.fail(`no user with email ${values.email} in organization '${services.org.realm.subdomain}'`);
   return user;
 }
 
 async function createUser(context: CommandContext): Promise<void> {
-  const { services, values, tx, print, fail } = context;
+  const { services, values, tx, print } = context;
   const { org, counters } = services;
-  if (!values.email || !values.name) fail('--email and --name are required');
+  if (!values.email || !values.name) context.fail('--email and --name are required');
   // The API's rules (POST /users): address syntax, a free address, the name, the password minimum.
   const { email, fullName } = refusedAs(context, 'create-user', () => checkNewUser(org, { email: values.email!, fullName: values.name!, password: values.password }));
   const password = values.password ?? generatePassword();
@@ -86,10 +87,10 @@ async function createUser(context: CommandContext): Promise<void> {
 }
 
 function changeUserRole(context: CommandContext): void {
-  const { services, values, tx, print, fail } = context;
+  const { services, values, tx, print } = context;
   const { org } = services;
   const user = userByEmail(context);
-  if (!values.role) fail('--role is required');
+  if (!values.role) context.fail('--role is required');
   if (values.role === SPECIAL_PERMISSION) {
     org.users.save({ ...user, canChangeUserEmails: !values.revoke }, tx);
     print(`${user.deliveryEmail} ${values.revoke ? 'no longer has' : 'now has'} ${SPECIAL_PERMISSION}`);
@@ -97,15 +98,15 @@ function changeUserRole(context: CommandContext): void {
   }
   const role = roleOf(context, values.role);
   if (user.role === Role.OWNER && role !== Role.OWNER && [...org.users.all()].filter((u) => u.isActive && u.role === Role.OWNER).length <= 1) {
-    fail('the owner role cannot be removed from the only organization owner');
+    context.fail('the owner role cannot be removed from the only organization owner');
   }
   changeRole(org, tx, user, role);
   print(`${user.deliveryEmail} is now ${values.role}`);
 }
 
 async function resetPassword(context: CommandContext): Promise<void> {
-  const { services, values, tx, print, fail } = context;
-  if (values.password !== undefined && !isLongEnoughPassword(values.password)) fail(`reset-password refused: ${PASSWORD_TOO_WEAK} (at least ${MIN_PASSWORD_LENGTH} characters)`);
+  const { services, values, tx, print } = context;
+  if (values.password !== undefined && !isLongEnoughPassword(values.password)) context.fail(`reset-password refused: ${PASSWORD_TOO_WEAK} (at least ${MIN_PASSWORD_LENGTH} characters)`);
   const password = values.password ?? generatePassword();
   const user = await setPassword(services.org, tx, userByEmail(context), password);
   print(`new password for ${user.deliveryEmail}: ${password}`);
