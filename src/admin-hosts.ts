@@ -6,11 +6,13 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { StartOrganization } from './actions/organization-create.js';
 import type { OrganizationHost } from './organization-admin.js';
 import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
-import type { FileStore } from './store/files.js';
+import type { UploadStores } from './store/backup-files.js';
+import { FileStore, uploadsDir } from './store/files.js';
 import { Organization } from './store/organization.js';
 import { buildServices } from './wiring.js';
 
@@ -20,25 +22,50 @@ export interface HostParts {
   counters: Counters;
   logger: Logger;
   clock: Clock;
-  files: FileStore;
 }
 
-/** Stops what building services started (actors, the search index's database). */
+/** Stops what building services started (thumbnailing, actors, the search index's database). */
 export async function closeServices(services: Services): Promise<void> {
+  await services.thumbnails.idle();
   services.actors.stopAll();
   await services.search.close();
 }
 
-function newOrganizationParts(parts: HostParts) {
-  return {
-    buildServices: (org: Organization) => buildServices({ ...parts, org }),
-    created: closeServices,
+/** Services built for one command (not served): a new organization's are seeded first; a failure closes them. */
+export function buildFor(parts: HostParts): StartOrganization {
+  return async (org, seed) => {
+    const services = await buildServices({ ...parts, org });
+    try {
+      if (seed) await seed(services);
+    } catch (error) {
+      await closeServices(services);
+      throw error;
+    }
+    return services;
   };
+}
+
+function newOrganizationParts(parts: HostParts) {
+  return { buildServices: buildFor(parts), created: closeServices };
 }
 
 /** The running server: `servicesOf` is its registry's (an organization it has not served yet is loaded). */
 export function serverHost(parts: HostParts, servicesOf: (id: number) => Promise<Services>): OrganizationHost {
   return { ...parts, ...newOrganizationParts(parts), servicesOf };
+}
+
+/**
+ * The upload stores of a running server: a loaded organization's own (a backup holds its
+ * removals), or one opened on the directory of an organization not loaded (nothing removes there).
+ */
+export function serverUploads(dataDir: string, loaded: () => Services[]): UploadStores {
+  return {
+    of: (realmId, subdomain) => loaded().find((services) => services.org.id === realmId)?.files ?? new FileStore(uploadsDir(dataDir, realmId, subdomain)),
+    hold() {
+      const releases = loaded().map((services) => services.files.holdRemovals());
+      return () => releases.forEach((release) => release());
+    },
+  };
 }
 
 /** The CLI on a stopped server's data directory; `close` stops the services it built. */
@@ -51,7 +78,7 @@ export function standaloneHost(parts: HostParts): OrganizationHost & { close(): 
       services = (async () => {
         const org = await Organization.load(parts.db, id, parts.config.externalUrl);
         if (!org) throw new Error(`organization ${id} is listed but its record is missing`);
-        return buildServices({ ...parts, org });
+        return buildFor(parts)(org);
       })();
       built.set(id, services);
     }

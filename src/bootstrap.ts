@@ -5,7 +5,7 @@
  * the root organization that is there.
  */
 import type { Config } from './config.js';
-import { createNewOrganization, type OrganizationSpec } from './actions/organization-create.js';
+import { createNewOrganization, type OrganizationSpec, type StartOrganization } from './actions/organization-create.js';
 import { Role } from './domain/roles.js';
 import { DEMO_CHANNELS, DEMO_ORGANIZATION_DESCRIPTION, DEMO_ORGANIZATION_NAME, DEMO_PASSWORD, DEMO_USERS, NOTIFICATION_BOT } from './demo-organization.js';
 import type { Services } from './services.js';
@@ -26,7 +26,7 @@ export async function loadOrCreateOrganization(
   config: Config,
   nowMs: number,
   print: (line: string) => void,
-  servicesOf: (org: Organization) => Promise<Services>,
+  start: StartOrganization,
 ): Promise<Bootstrapped> {
   // The root organization; a server whose organizations all have subdomains starts the first of them.
   const existing = (await Organization.idBySubdomain(db, '')) ?? (await Organization.firstId(db));
@@ -34,10 +34,10 @@ export async function loadOrCreateOrganization(
     const org = await Organization.load(db, existing, config.externalUrl);
     if (!org) throw new Error(`organization ${existing} is listed but its record is missing`);
     if (config.demo) print(`PARLEY_DEMO=1 is ignored: ${config.dataDir} already holds the organization '${org.realm.name}' (the demo is created only in an empty data directory).`);
-    return { org, services: await servicesOf(org), created: false };
+    return { org, services: await start(org), created: false };
   }
   const spec = config.demo ? demoSpec(config, nowMs) : ownerSpec(config, nowMs);
-  const { org, services, users } = await createNewOrganization(counters, spec, servicesOf);
+  const { org, services, users } = await createNewOrganization(counters, spec, start);
   if (config.demo) {
     print(`Created the demo organization '${DEMO_ORGANIZATION_NAME}'; every user's password is '${DEMO_PASSWORD}'.`);
   } else {

@@ -8,21 +8,19 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { closeServices, standaloneHost, type HostParts } from './admin-hosts.js';
+import { buildFor, closeServices, standaloneHost, type HostParts } from './admin-hosts.js';
 import { loadOrCreateOrganization } from './bootstrap.js';
 import { ORGANIZATION_STORE_COMMANDS, type Values } from './cli-commands.js';
 import { configFromEnv, type Config } from './config.js';
 import { ControlUnavailable, requestBackup, requestCommand } from './ops/control.js';
 import { backup, isOrganizationCommand, organizationId, runOrganizationCommand, type AdminOptions, type OrganizationCommand } from './organization-admin.js';
 import type { BackupResult } from './store/backup.js';
-import { UPLOADS_DIR } from './store/backup-files.js';
+import { uploadStoresOnDisk } from './store/backup-files.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
-import { FileStore } from './store/files.js';
 import { Organization } from './store/organization.js';
 import { restoreOrganizations } from './store/restore.js';
 import { Transaction } from './store/transaction.js';
-import { buildServices } from './wiring.js';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -135,7 +133,7 @@ async function openStore(config: Config, create: boolean): Promise<HostParts> {
     fail(noOrganization);
   }
   const logger = pino({ level: 'warn' }, pino.destination(2));
-  return { config, db, counters: new Counters(db), logger, clock: { now: () => Date.now() }, files: new FileStore(join(config.dataDir, UPLOADS_DIR)) };
+  return { config, db, counters: new Counters(db), logger, clock: { now: () => Date.now() } };
 }
 
 /** An organization command: the running server runs it, or (none running) this process on the data directory. */
@@ -164,7 +162,7 @@ async function storeCommand(config: Config, command: string, { values }: Command
   const parts = await openStore(config, command === 'init');
   const { db } = parts;
   if (command === 'init') {
-    const { org, services } = await loadOrCreateOrganization(db, parts.counters, config, Date.now(), print, (org) => buildServices({ ...parts, org }));
+    const { org, services } = await loadOrCreateOrganization(db, parts.counters, config, Date.now(), print, buildFor(parts));
     print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
     await closeServices(services);
     return db.close();
@@ -199,7 +197,7 @@ async function backupCommand(config: Config, { positionals, values }: CommandLin
     }
     via = 'the data directory (no server running)';
     try {
-      result = await backup(db, new FileStore(join(dataDir, UPLOADS_DIR)), dir, values.organization);
+      result = await backup(db, uploadStoresOnDisk(dataDir), dir, values.organization);
     } catch (backupError) {
       fail(`backup failed: ${(backupError as Error).message}`);
     } finally {

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { checkOrganizationSpec, createNewOrganization } from './actions/organization-create.js';
+import { checkOrganizationSpec, createNewOrganization, type StartOrganization } from './actions/organization-create.js';
 import { deactivateOrganization, reactivateOrganization } from './actions/organization-deactivation.js';
 import { badRequest } from './domain/errors.js';
 import { Role } from './domain/roles.js';
@@ -15,7 +15,7 @@ import type { Clock, Services } from './services.js';
 import { writeBackup, type BackupResult } from './store/backup.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
-import type { FileStore } from './store/files.js';
+import type { UploadStores } from './store/backup-files.js';
 import { Organization } from './store/organization.js';
 
 export interface OrganizationHost {
@@ -24,12 +24,10 @@ export interface OrganizationHost {
   readonly counters: Counters;
   readonly logger: Logger;
   readonly clock: Clock;
-  /** The uploaded files of every organization (one content-addressed store). */
-  readonly files: FileStore;
   /** Services of an organization the store lists: the server's own (loaded if need be), or built for one command. */
   servicesOf(id: number): Promise<Services>;
-  /** Services for an organization being created (not listed yet); the host closes them after. */
-  buildServices(org: Organization): Promise<Services>;
+  /** Services for an organization being created (not listed yet), seeded first; `created` closes them after. */
+  buildServices: StartOrganization;
   /** Called once a created organization is in the store, with the services `buildServices` made. */
   created(services: Services): Promise<void>;
 }
@@ -84,7 +82,7 @@ async function createOrganizationCommand(host: OrganizationHost, options: AdminO
     users: [{ email: options.ownerEmail.trim(), fullName: options.ownerName ?? 'Owner', role: Role.OWNER, password: options.password }],
   };
   await checkOrganizationSpec(host.db, spec, false);
-  const { org, services, users } = await createNewOrganization(host.counters, spec, (org) => host.buildServices(org));
+  const { org, services, users } = await createNewOrganization(host.counters, spec, host.buildServices);
   await host.created(services);
   const [{ user: owner, password }] = users;
   return [
@@ -117,7 +115,7 @@ async function setDeactivated(host: OrganizationHost, subdomain: string | undefi
 }
 
 /** A backup of every organization, or (`organization` given) of that one. */
-export async function backup(db: Database, files: FileStore, dir: string, organization: string | undefined): Promise<BackupResult> {
-  if (organization === undefined) return writeBackup(db, dir, files);
-  return writeBackup(db, dir, files, { realmId: await organizationId(db, organization), subdomain: organization });
+export async function backup(db: Database, uploads: UploadStores, dir: string, organization: string | undefined): Promise<BackupResult> {
+  if (organization === undefined) return writeBackup(db, dir, uploads);
+  return writeBackup(db, dir, uploads, { realmId: await organizationId(db, organization), subdomain: organization });
 }

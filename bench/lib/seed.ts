@@ -21,7 +21,7 @@ import type { Services } from '../../src/services.js';
 import { Counters } from '../../src/store/counters.js';
 import { Database } from '../../src/store/database.js';
 import { Transaction } from '../../src/store/transaction.js';
-import { buildServices } from '../../src/wiring.js';
+import { buildFor } from '../../src/admin-hosts.js';
 
 export interface Credentials {
   id: number;
@@ -47,8 +47,8 @@ export class Seeder {
     const config = configFromEnv({ PARLEY_DATA_DIR: dataDir, PARLEY_DEMO: '1', PARLEY_SYNC: '0' });
     const db = await Database.open(dataDir, { sync: false });
     const counters = new Counters(db);
-    const { services } = await loadOrCreateOrganization(db, counters, config, Date.now(), () => {}, (org) =>
-      buildServices({ config, logger: pino({ level: 'silent' }), db, counters, org, clock: { now: () => Date.now() } }));
+    const { services } = await loadOrCreateOrganization(db, counters, config, Date.now(), () => {},
+      buildFor({ config, logger: pino({ level: 'silent' }), db, counters, clock: { now: () => Date.now() } }));
     return new Seeder(services, db);
   }
 

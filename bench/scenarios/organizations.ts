@@ -11,8 +11,7 @@ import { createNewOrganization } from '../../src/actions/organization-create.js'
 import { configFromEnv } from '../../src/config.js';
 import { Role } from '../../src/domain/roles.js';
 import { Transaction } from '../../src/store/transaction.js';
-import { buildServices } from '../../src/wiring.js';
-import { closeServices } from '../../src/admin-hosts.js';
+import { buildFor, closeServices } from '../../src/admin-hosts.js';
 import type { Services } from '../../src/services.js';
 import { collectGarbage, rssOf, startParley } from '../lib/processes.js';
 import { round, type Scenario } from '../lib/scenario.js';
@@ -53,7 +52,7 @@ async function seed(label: string, organizations: number, messages: number, log:
       nowMs: Date.now(),
       users: [{ email: 'owner@bench.example.com', fullName: 'Owner', role: Role.OWNER, password: 'bench-password' }],
     };
-    const { services, users } = await createNewOrganization(root.counters, spec, (org) => buildServices({ ...parts, org }));
+    const { services, users } = await createNewOrganization(root.counters, spec, buildFor(parts));
     await fill(services, messages);
     await closeServices(services);
     owners.push({ id: users[0]!.user.id, email: users[0]!.user.deliveryEmail, apiKey: users[0]!.user.apiKey });

@@ -73,7 +73,7 @@ function mailFor(services: Services, user: UserRecord, bucket: Bucket, secret: s
     mentionedGroupName: personallyMentioned || groupId === undefined ? undefined : org.groups.group(groupId)?.name,
     showContent: settingOn(user, 'message_content_in_email_notifications'),
     realmNameInSubject: user.settings.realm_name_in_email_notifications_policy === 2,
-    unsubscribeUrl: `${config.externalUrl}/accounts/unsubscribe/missed_messages/${unsubscribeToken(secret, user.id)}`,
+    unsubscribeUrl: `${org.url}/accounts/unsubscribe/missed_messages/${unsubscribeToken(secret, user.id)}`,
   });
 }
 

@@ -52,9 +52,15 @@ export interface OrganizationSpec {
   channels?: readonly ChannelSpec[];
 }
 
+/**
+ * Builds (or starts) an organization's services and runs `seed` on them before anything else
+ * uses them: the server's registry (organizations.ts `start`), or a plain build for the CLI.
+ */
+export type StartOrganization = (org: Organization, seed?: (services: Services) => Promise<void>) => Promise<Services>;
+
 export interface CreatedOrganization {
   org: Organization;
-  /** The organization's services, built by the caller's `servicesOf` (the caller closes them or keeps them). */
+  /** The organization's services, from the caller's `start` (the caller closes them or keeps them). */
   services: Services;
   /** The first users with the password each was given. */
   users: { user: UserRecord; password: string }[];
@@ -87,15 +93,11 @@ export async function checkOrganizationSpec(db: Database, spec: OrganizationSpec
 }
 
 /**
- * Creates the organization after `checkOrganizationSpec`; `servicesOf` builds the services the
+ * Creates the organization after `checkOrganizationSpec`; `start` gives the services the
  * channels are made through (wiring.ts's buildServices: actions cannot reach it). One write:
  * a failure leaves nothing behind.
  */
-export async function createNewOrganization(
-  counters: Counters,
-  spec: OrganizationSpec,
-  servicesOf: (org: Organization) => Promise<Services>,
-): Promise<CreatedOrganization> {
+export async function createNewOrganization(counters: Counters, spec: OrganizationSpec, start: StartOrganization): Promise<CreatedOrganization> {
   const passwords = spec.users.map((user) => user.password ?? generatePassword());
   // Hash in parallel (scrypt runs on the thread pool), then create in order so ids follow the list.
   const hashes = await Promise.all(passwords.map((password) => hashPassword(password)));
@@ -117,9 +119,10 @@ export async function createNewOrganization(
     isSystemBot: true,
     nowMs: spec.nowMs,
   });
-  const services = await servicesOf(org);
-  seedChannels(services, tx, spec.channels ?? [generalChannel(spec.users.map((user) => user.email))]);
-  await services.commit(tx);
+  const services = await start(org, async (services) => {
+    seedChannels(services, tx, spec.channels ?? [generalChannel(spec.users.map((user) => user.email))]);
+    await services.commit(tx);
+  });
   return { org, services, users };
 }
 

@@ -50,6 +50,21 @@ export function fileHashCollector(realmId: number): { take(key: Buffer, value: B
   };
 }
 
+/** Collects the organizations a full backup's entries list (call `take` on every entry). */
+export function indexCollector(): { take(key: Buffer, value: Buffer): void; organizations: { id: number; subdomain: string }[] } {
+  const prefix = Buffer.from(INDEX_PREFIX);
+  const organizations: { id: number; subdomain: string }[] = [];
+  return {
+    organizations,
+    take(key, value) {
+      if (key.length < prefix.length || key.compare(prefix, 0, prefix.length, 0, prefix.length) !== 0) return;
+      const entry = decode<{ id: number; subdomain?: string }>(value);
+      // Entries from before subdomains are the root organization's.
+      organizations.push({ id: entry.id, subdomain: entry.subdomain ?? '' });
+    },
+  };
+}
+
 /** Whether a stored file (`blobs/ab/<sha>` or `thumbnails/ab/<sha>-<format>`) is one of `hashes`. */
 export function storedFileOf(hashes: ReadonlySet<string>): (name: string) => boolean {
   return (name) => {

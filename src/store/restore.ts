@@ -9,12 +9,11 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, open as openFile, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Level } from 'level';
-import { UPLOADS_DIR } from './backup-files.js';
 import { decode, encode } from './codec.js';
 import { DirectoryError, reasonOf } from './directories.js';
 import { prefixEnd } from './keys.js';
 import { fileHashCollector, indexKeysOf, INDEX_PREFIX, organizationRange, SERVER_COUNTER_KEYS, storedFileOf } from './organization-scope.js';
-import { FileStore } from './files.js';
+import { FileStore, uploadsDir } from './files.js';
 import { removeSearchIndex, searchIndexDir } from './search-index.js';
 
 type Raw = Level<Buffer, Buffer>;
@@ -116,7 +115,7 @@ async function restoreOne(backup: Raw, target: Raw, entry: IndexEntry, backupDir
   // Synced last: LevelDB's synced write makes the unsynced ones before it durable too.
   await target.batch(index, { sync: true });
   entries += index.length;
-  const files = await copyFiles(backupDir, dataDir, storedFileOf(named.hashes));
+  const files = await copyFiles(uploadsDir(backupDir, entry.id, entry.subdomain), uploadsDir(dataDir, entry.id, entry.subdomain), storedFileOf(named.hashes));
   // The search index is made anew from the restored messages at the next start.
   removeSearchIndex(searchIndexDir(dataDir), entry.id);
   return { id: entry.id, subdomain: entry.subdomain, entries, files };
@@ -136,10 +135,9 @@ async function raiseCounters(backup: Raw, target: Raw): Promise<void> {
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
-/** Copies the backup's stored files that `wanted` names into the data directory (files already there are the same bytes). */
-async function copyFiles(backupDir: string, dataDir: string, wanted: (name: string) => boolean): Promise<number> {
-  const from = new FileStore(join(backupDir, UPLOADS_DIR));
-  const to = join(dataDir, UPLOADS_DIR);
+/** Copies the stored files that `wanted` names from one uploads directory to another (files already there are the same bytes). */
+async function copyFiles(fromDir: string, to: string, wanted: (name: string) => boolean): Promise<number> {
+  const from = new FileStore(fromDir);
   const tmp = join(to, 'tmp');
   await mkdir(tmp, { recursive: true });
   let copied = 0;

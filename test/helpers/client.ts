@@ -23,10 +23,12 @@ export class Api {
     readonly baseUrl: string,
     readonly email?: string,
     readonly apiKey?: string,
+    /** The Host header to send (an organization's host while connecting to the server's address); the URL's by default. */
+    readonly host?: string,
   ) {}
 
   as(email: string, apiKey: string): Api {
-    return new Api(this.baseUrl, email, apiKey);
+    return new Api(this.baseUrl, email, apiKey, this.host);
   }
 
   get authorization(): string | undefined {
@@ -39,6 +41,7 @@ export class Api {
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const url = `${this.baseUrl}/api/v1${path}${!hasBody && encoded ? `?${encoded}` : ''}`;
     const allHeaders: Record<string, string> = { ...headers };
+    if (this.host) allHeaders.host = this.host;
     if (this.authorization) allHeaders.authorization = this.authorization;
     if (hasBody && encoded) allHeaders['content-type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined });

@@ -9,6 +9,7 @@ export async function upload(api: Api, files: { name: string; data: Buffer | str
   }
   const headers: Record<string, string> = {};
   if (api.authorization) headers.authorization = api.authorization;
+  if (api.host) headers.host = api.host;
   const response = await fetch(`${api.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: form });
   const text = await response.text();
   let body: any = text;
@@ -37,6 +38,7 @@ export interface RawResponse {
 export async function fetchRaw(api: Api, path: string, options: { headers?: Record<string, string>; anonymous?: boolean; method?: string } = {}): Promise<RawResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (api.authorization && !options.anonymous) headers.authorization = api.authorization;
+  if (api.host) headers.host = api.host;
   const response = await fetch(`${api.baseUrl}${path}`, { method: options.method ?? 'GET', headers });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }

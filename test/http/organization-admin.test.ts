@@ -78,7 +78,7 @@ test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, e
   const onRed = await signIn(server, 'red', red.email, 'red-owner-password');
   t.equal(onRed.status, 200, JSON.stringify(onRed.body));
   t.equal(onRed.body.api_key, red.apiKey);
-  t.equal((await signIn(server, 'blue', blue.email, 'red-owner-password')).status, 403, 'red\'s password is not blue\'s');
+  t.equal((await signIn(server, 'blue', blue.email, 'red-owner-password')).status, 401, 'red\'s password is not blue\'s');
   const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
   const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
   t.equal((await anonymous(server, 'blue').as(red.email, red.apiKey).get('/users/me')).status, 401, 'red\'s key is not valid on blue\'s host');
