@@ -7,33 +7,15 @@
 import { test, type Test } from 'tap';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, type ApiResponse, type Params } from '../helpers/client.js';
-import { register, take } from '../helpers/events.js';
+import { Api, type ApiResponse } from '../helpers/client.js';
+import { longPoll, register, take, waitFor } from '../helpers/events.js';
+import { fetchRaw, uploaded } from '../helpers/uploads.js';
 import { runCli } from '../helpers/process.js';
 import { startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
 
-/** A client whose requests name an organization's host (`<subdomain>.localhost:<port>`), as a browser there would. */
-class HostApi extends Api {
-  constructor(
-    baseUrl: string,
-    readonly host: string,
-    email?: string,
-    apiKey?: string,
-  ) {
-    super(baseUrl, email, apiKey);
-  }
-
-  override as(email: string, apiKey: string): HostApi {
-    return new HostApi(this.baseUrl, this.host, email, apiKey);
-  }
-
-  override request(method: string, path: string, params: Params = {}, headers: Record<string, string> = {}): Promise<ApiResponse> {
-    return super.request(method, path, params, { ...headers, host: this.host });
-  }
-}
-
 const hostOf = (server: TestServer, subdomain: string) => (subdomain ? `${subdomain}.localhost:${server.port}` : `127.0.0.1:${server.port}`);
-const anonymous = (server: TestServer, subdomain: string) => new HostApi(server.url, hostOf(server, subdomain));
+/** A client of the organization at `subdomain`, as one on its host (the server's address, its Host header). */
+const anonymous = (server: TestServer, subdomain: string) => new Api(server.url, undefined, undefined, hostOf(server, subdomain));
 const cli = (server: TestServer, ...args: string[]) => runCli(args, { PARLEY_DATA_DIR: server.dataDir });
 
 interface Created {
@@ -92,7 +74,7 @@ test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, e
   t.teardown(() => server2.destroy());
   const again = await cli(server2, 'list-organizations');
   t.equal(again.stdout, listed.stdout, 'the organizations are there after a restart');
-  const restartedRed = new HostApi(server2.url, hostOf(server2, 'red'), red.email, red.apiKey);
+  const restartedRed = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
   t.equal((await restartedRed.get('/users/me')).status, 200, 'red\'s owner is known after a restart');
 });
 
@@ -105,12 +87,24 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
   const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
   const redQueue = await register(redOwner, { event_types: ['realm'] });
   const blueQueue = await register(blueOwner, { event_types: ['realm'] });
+  // A poll parked when the organization is deactivated is how a client hears of it: later requests are refused.
+  const redServices = server.organizations.services().find((services) => services.org.realm.subdomain === 'red')!;
+  const ownerId = redServices.org.users.byEmail(red.email)!.id;
+  const poll = longPoll(redQueue);
+  const parked = () => {
+    try {
+      return redServices.queues.get(redQueue.id, ownerId).state === 'polling';
+    } catch {
+      return false;
+    }
+  };
+  await waitFor(parked, 'red\'s poll to park');
 
   const deactivated = await cli(server, 'deactivate-organization', '--organization', 'red');
   t.equal(deactivated.code, 0, deactivated.stderr);
   t.match(deactivated.stdout, /'red' \(Red team\) is now deactivated/);
-  const redId = Number((await cli(server, 'list-organizations')).stdout.split('\n').find((line) => line.split('\t')[1] === 'red')!.split('\t')[0]);
-  t.same((await take(redQueue)).map(({ type, op, realm_id }) => ({ type, op, realm_id })), [{ type: 'realm', op: 'deactivated', realm_id: redId }]);
+  const heard = (await poll).body.events.filter((event: { type: string }) => event.type !== 'heartbeat');
+  t.same(heard.map(({ type, op, realm_id }: Record<string, unknown>) => ({ type, op, realm_id })), [{ type: 'realm', op: 'deactivated', realm_id: redServices.org.id }]);
   t.same(await take(blueQueue), [], 'blue\'s queue hears nothing of it');
 
   const refused = await redOwner.get('/users/me');
@@ -124,7 +118,7 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
 
   const server2 = await server.restart();
   t.teardown(() => server2.destroy());
-  const restartedRed = new HostApi(server2.url, hostOf(server2, 'red'), red.email, red.apiKey);
+  const restartedRed = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
   t.equal((await restartedRed.get('/users/me')).body.code, 'REALM_DEACTIVATED', 'still deactivated after a restart');
   t.equal((await cli(server2, 'reactivate-organization', '--organization', 'red')).code, 0);
   t.equal((await restartedRed.get('/users/me')).status, 200, 'reactivated, it works again');
@@ -143,7 +137,7 @@ test('backup of one organization and its restore beside another, which stays as 
   const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
   const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
   const bytes = Buffer.from('red\'s report, kept in its backup\n'.repeat(40));
-  const file = await uploadOn(redOwner, 'report.txt', bytes);
+  const file = (await uploaded(redOwner, 'report.txt', bytes, 'text/plain')).url;
   t.equal((await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'files', content: `[report](${file})` })).status, 200);
   t.equal((await blueOwner.post('/messages', { type: 'stream', to: 'general', topic: 'news', content: 'blue before the backup' })).status, 200);
 
@@ -152,7 +146,7 @@ test('backup of one organization and its restore beside another, which stays as 
   t.match(made.stdout, /\(organization 'red'\) written .* from the running server: \d+ entries .* and 1 uploaded file/);
 
   // After the backup: red loses its message and file, blue gets a new message.
-  const redMessages = async (api: HostApi) => (await api.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 })).body.messages.map((m: { content: string }) => m.content);
+  const redMessages = async (api: Api) => (await api.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 })).body.messages.map((m: { content: string }) => m.content);
   const [message] = (await redOwner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages;
   t.equal((await redOwner.delete(`/messages/${message.id}`)).status, 200);
   const attachment = (await redOwner.get('/attachments')).body.attachments[0];
@@ -170,25 +164,15 @@ test('backup of one organization and its restore beside another, which stays as 
 
   const server2 = await server.restart();
   t.teardown(() => server2.destroy());
-  const red2 = new HostApi(server2.url, hostOf(server2, 'red'), red.email, red.apiKey);
-  const blue2 = new HostApi(server2.url, hostOf(server2, 'blue'), blue.email, blue.apiKey);
+  const red2 = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
+  const blue2 = new Api(server2.url, blue.email, blue.apiKey, hostOf(server2, 'blue'));
   const redNow = await redMessages(red2);
   t.ok(redNow.some((content: string) => content.includes('report.txt') || content.includes('report')), 'red\'s message is back');
   t.notOk(redNow.some((content: string) => content.includes('red after the backup')), 'what red wrote after the backup is gone');
-  const fetched = await fetch(`${server2.url}${file}`, { headers: { host: hostOf(server2, 'red'), authorization: red2.authorization! } });
+  const fetched = await fetchRaw(red2, file);
   t.equal(fetched.status, 200, 'red\'s file is served again');
-  t.ok(Buffer.from(await fetched.arrayBuffer()).equals(bytes), 'with its bytes');
+  t.ok(fetched.bytes.equals(bytes), 'with its bytes');
   const blueNow = await redMessages(blue2);
   t.ok(blueNow.some((content: string) => content.includes('blue after the backup')), 'blue keeps what it wrote after red\'s backup');
   t.equal((await blue2.get('/users/me')).status, 200);
 });
-
-/** POST /user_uploads on the client's host; the file's URL. */
-async function uploadOn(api: HostApi, name: string, data: Buffer): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([data], { type: 'text/plain' }), name);
-  const response = await fetch(`${api.baseUrl}/api/v1/user_uploads`, { method: 'POST', headers: { authorization: api.authorization!, host: api.host }, body: form });
-  const body = (await response.json()) as { url: string };
-  if (response.status !== 200) throw new Error(`upload failed: ${JSON.stringify(body)}`);
-  return body.url;
-}
