@@ -46,7 +46,7 @@ test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, e
   t.not(red.apiKey, blue.apiKey, 'the same email has a key of its own in each organization');
 
   for (const [subdomain, why] of [['red', 'Subdomain unavailable'], ['ab', 'length 3 or greater'], ['www', 'Subdomain unavailable'], ['Red', 'lowercase letters'], ['-red', "start or end with a '-'"]]) {
-    const refused = await cli(server, 'create-organization', '--subdomain', subdomain!, '--name', 'Again', '--owner-email', 'x@example.com');
+    const refused = await cli(server, 'create-organization', `--subdomain=${subdomain}`, '--name', 'Again', '--owner-email', 'x@example.com');
     t.equal(refused.code, 2, `'${subdomain}' is refused`);
     t.match(refused.stderr, why!, `'${subdomain}': ${why}`);
   }
