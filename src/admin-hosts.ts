@@ -24,8 +24,9 @@ export interface HostParts {
   clock: Clock;
 }
 
-/** Stops what building services started (thumbnailing, actors, the search index's database). */
+/** Stops what building services started (the queues' rider on the database, thumbnailing, actors, the search index's database). */
 export async function closeServices(services: Services): Promise<void> {
+  await services.queues.close();
   await services.thumbnails.idle();
   services.actors.stopAll();
   await services.search.close();
