@@ -49,10 +49,22 @@ test("every area's basic flow works in each organization, and nothing of one rea
   const inA = { hamlet: orgClient(server, a, 'hamlet@example.com'), othello: orgClient(server, a, 'othello@example.com'), iago: orgClient(server, a, 'iago@example.com') };
   const rootQueue = await register(root.othello, { event_types: ['message', 'update_message', 'reaction', 'attachment', 'scheduled_messages'] });
 
-  const madeInA = await basicFlow(t, inA.hamlet, inA.othello, 'alpha');
+  const madeInA = await basicFlow(t, inA.hamlet, inA.othello, 'zqxalpha');
   t.same(await take(rootQueue), [], "none of a's events reached a queue of the root");
-  await basicFlow(t, root.hamlet, root.othello, 'rootword');
+  // a's message, upload and scheduled message by id or URL, asked for at the root.
+  const byId = await root.othello.get('/messages', { anchor: madeInA.id, num_before: 0, num_after: 0 });
+  t.same(byId.body.messages, [], "a's message id finds nothing at the root");
+  t.equal((await root.othello.patch(`/messages/${madeInA.id}`, { content: 'hijack' })).status, 400, "nor can it be edited there");
+  t.equal((await root.othello.post(`/messages/${madeInA.id}/reactions`, { emoji_name: 'smile' })).status, 400);
+  t.equal((await root.hamlet.delete(`/scheduled_messages/${madeInA.scheduledId}`)).status, 400, "a's scheduled message is not the root's to delete");
+  t.equal((await inA.hamlet.get('/scheduled_messages')).body.scheduled_messages.length, 1, 'and is still there in a');
+  t.equal((await fetchRaw(root.hamlet, madeInA.file)).status, 404, "a's upload URL is nothing at the root");
+  const temporary = await inA.hamlet.get(madeInA.file);
+  t.equal(temporary.status, 200);
+  t.equal((await fetchRaw(root.hamlet, temporary.body.url, { anonymous: true })).status, 404, "a's temporary URL is nothing at the root");
+  t.equal((await fetchRaw(inA.hamlet, temporary.body.url, { anonymous: true })).status, 200, 'but works at a');
 
+  await basicFlow(t, root.hamlet, root.othello, 'zqxroot');
   const inviteA = await inA.iago.post('/invites', { invitee_emails: 'newcomer@example.com', stream_ids: [] });
   t.equal(inviteA.status, 200, 'invite in a');
   t.same((await root.iago.get('/invites')).body.invites, [], "a's invitation is not the root's");
@@ -61,22 +73,10 @@ test("every area's basic flow works in each organization, and nothing of one rea
   t.match(await mailOf(a), /newcomer@example\.com/, "a's invitation mail is in a's outbox");
   t.notMatch(await mailOf(server.services), /newcomer@example\.com/, "and not in the root's");
 
-  // a's message, upload and scheduled message by id or URL, asked for at the root.
-  const byId = await root.othello.get('/messages', { anchor: madeInA.id, num_before: 0, num_after: 0 });
-  t.same(byId.body.messages, [], "a's message id finds nothing at the root");
-  t.equal((await root.othello.patch(`/messages/${madeInA.id}`, { content: 'hijack' })).status, 400, "nor can it be edited there");
-  t.equal((await root.othello.post(`/messages/${madeInA.id}/reactions`, { emoji_name: 'smile' })).status, 400);
-  t.equal((await root.hamlet.delete(`/scheduled_messages/${madeInA.scheduledId}`)).status, 400, "a's scheduled message is not the root's to delete");
-  t.equal((await fetchRaw(root.hamlet, madeInA.file)).status, 404, "a's upload URL is nothing at the root");
-  const temporary = await inA.hamlet.get(madeInA.file);
-  t.equal(temporary.status, 200);
-  t.equal((await fetchRaw(root.hamlet, temporary.body.url, { anonymous: true })).status, 404, "a's temporary URL is nothing at the root");
-  t.equal((await fetchRaw(inA.hamlet, temporary.body.url, { anonymous: true })).status, 200, 'but works at a');
-
-  const rootSearch = await root.othello.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'search', operand: 'alpha' }] });
+  const rootSearch = await root.othello.get('/messages', { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'search', operand: 'zqxalpha' }] });
   t.same(rootSearch.body.messages, [], "the root's search finds nothing of a");
   const rootNames = JSON.stringify((await root.iago.post('/register', {})).body);
-  t.notOk(rootNames.includes('alpha'), "nothing named after a's word is in the root's state");
+  t.notOk(rootNames.includes('zqxalpha'), "nothing named after a's word is in the root's state");
   for (const user of a.org.users.all()) t.notOk(rootNames.includes(user.apiKey), `${user.deliveryEmail}'s key of a is not in the root's state`);
 });
 
