@@ -83,9 +83,11 @@ export class Organizations {
           return undefined;
         });
         if (runtime) woken++;
+        else if (!this.stopping) this.parts.logger.warn({ realmId: id }, 'an organization marked with timed work is not there');
       }
     };
     await Promise.all(Array.from({ length: Math.min(WAKE_CONCURRENCY, ids.length) }, worker));
+    if (woken > 0) this.parts.logger.info({ woken }, 'organizations with timed work loaded');
     return woken;
   }
 

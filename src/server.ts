@@ -54,6 +54,8 @@ export interface RunningServer {
   readonly services: Services;
   /** Every organization of the server, loaded at its first request. */
   readonly organizations: Organizations;
+  /** How many organizations with timed work were loaded after listening, once they are. */
+  readonly woken: Promise<number>;
   /** What the HTTP front serves (for every organization alike), read back from the first one's routers. */
   readonly routes: readonly ServedRoute[];
   stop(): Promise<void>;
@@ -93,12 +95,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const url = config.port === port ? config.externalUrl : config.externalUrl.replace(/:\d+$/, `:${port}`);
   print(`Parley listening on ${url}`);
   // Scheduled deliveries and notifications of organizations nobody has asked for yet.
-  const waking = organizations.wake().then(
-    (woken) => woken > 0 && logger.info({ woken }, 'organizations with timed work loaded'),
-    (error: unknown) => logger.error({ err: error }, 'waking organizations failed'),
-  );
-  const stop = stopper({ config, front, organizations, db, control, metrics, closeMetrics: () => metricsEndpoint?.close(), waking });
-  return { url, port, metricsPort: metricsEndpoint?.port, services: first.services, organizations, routes: first.site.served(), stop };
+  const woken = organizations.wake().catch((error: unknown) => {
+    logger.error({ err: error }, 'waking organizations failed');
+    return 0;
+  });
+  const stop = stopper({ config, front, organizations, db, control, metrics, closeMetrics: () => metricsEndpoint?.close(), waking: woken });
+  return { url, port, metricsPort: metricsEndpoint?.port, services: first.services, organizations, woken, routes: first.site.served(), stop };
 }
 
 /** Ports, the data directory and its free space, each refused with its setting's name (exit code 2). */

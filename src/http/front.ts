@@ -178,11 +178,6 @@ export class HttpFront<P> {
     return this.single?.served() ?? [];
   }
 
-  /** Compiles a site's routes with this front's validators (FrontOptions.site hands sites out). */
-  site(options: SiteOptions<P>): Site<P> {
-    return new Site(options, this.options.validators);
-  }
-
   /** Starts the drain before a stop: `/health` answers 503 "stopping" while requests are still served. */
   drain(): void {
     this.draining = true;
