@@ -36,7 +36,7 @@ export async function loadOrCreateOrganization(
     if (config.demo) print(`PARLEY_DEMO=1 is ignored: ${config.dataDir} already holds the organization '${org.realm.name}' (the demo is created only in an empty data directory).`);
     return { org, services: await start(org), created: false };
   }
-  const spec = config.demo ? demoSpec(config, nowMs) : ownerSpec(config, nowMs);
+  const spec = config.demo ? demoSpec(config.externalUrl, nowMs) : ownerSpec(config, nowMs);
   const { org, services, users } = await createNewOrganization(counters, spec, start);
   if (config.demo) {
     print(`Created the demo organization '${DEMO_ORGANIZATION_NAME}'; every user's password is '${DEMO_PASSWORD}'.`);
@@ -50,12 +50,13 @@ export async function loadOrCreateOrganization(
   return { org, services, created: true };
 }
 
-function demoSpec(config: Config, nowMs: number): OrganizationSpec {
+/** The demo organization (its people, bot and channels): the root one with PARLEY_DEMO=1, or another at a subdomain (tests). */
+export function demoSpec(rootUrl: string, nowMs: number, subdomain = '', name = DEMO_ORGANIZATION_NAME): OrganizationSpec {
   return {
-    subdomain: '',
-    name: DEMO_ORGANIZATION_NAME,
+    subdomain,
+    name,
     description: DEMO_ORGANIZATION_DESCRIPTION,
-    rootUrl: config.externalUrl,
+    rootUrl,
     nowMs,
     users: DEMO_USERS.map((u) => ({ email: u.email, fullName: u.fullName, role: u.role, password: DEMO_PASSWORD })),
     botEmail: NOTIFICATION_BOT.email,

@@ -3,31 +3,20 @@
  * and emails, keys of their own, the same channels), and clients that reach it by its host while
  * connecting to the server's address, as a browser at `a.localhost` would.
  */
-import { createAccount, createOrganization } from '../../src/actions/accounts.js';
-import { seedOrganization } from '../../src/bootstrap.js';
-import { DEMO_ORGANIZATION_NAME, DEMO_USERS, NOTIFICATION_BOT } from '../../src/demo-organization.js';
-import { hashPassword } from '../../src/domain/credentials.js';
-import { Role } from '../../src/domain/roles.js';
+import { createNewOrganization } from '../../src/actions/organization-create.js';
+import { demoSpec } from '../../src/bootstrap.js';
+import { DEMO_ORGANIZATION_NAME } from '../../src/demo-organization.js';
 import { apiEmail } from '../../src/domain/users.js';
 import type { RunningServer } from '../../src/server.js';
 import type { Services } from '../../src/services.js';
-import { Transaction } from '../../src/store/transaction.js';
 import { Api } from './client.js';
 
-/** Creates a demo organization at `subdomain` and starts it; its services. */
+/** Creates a demo organization at `subdomain` (as the CLI's create-organization does) and starts it; its services. */
 export async function addDemoOrganization(server: RunningServer, subdomain: string, name = `${DEMO_ORGANIZATION_NAME} ${subdomain}`): Promise<Services> {
   const { counters, config, clock } = server.services;
-  const nowMs = clock.now();
-  const tx = new Transaction();
-  const org = createOrganization(counters, tx, { name, rootUrl: config.externalUrl, subdomain, nowMs });
-  const hash = await hashPassword('parley-demo');
-  for (const user of DEMO_USERS) createAccount(org, counters, tx, { email: user.email, fullName: user.fullName, role: user.role, passwordHash: hash, nowMs });
-  createAccount(org, counters, tx, { email: NOTIFICATION_BOT.email, passwordHash: null, fullName: NOTIFICATION_BOT.fullName, role: Role.MEMBER, isBot: true, botType: 1, isSystemBot: true, nowMs });
-  const runtime = await server.organizations.start(org, async (services) => {
-    seedOrganization(services, tx, true);
-    await services.commit(tx);
-  });
-  return runtime.services;
+  const spec = demoSpec(config.externalUrl, clock.now(), subdomain, name);
+  const { services } = await createNewOrganization(counters, spec, async (org, seed) => (await server.organizations.start(org, seed)).services);
+  return services;
 }
 
 /** The services of the organization at `subdomain`, loading it as its first request would. */
