@@ -39,7 +39,8 @@ async function signIn(server: TestServer, subdomain: string, email: string, pass
 
 test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, each at its own host with its own keys', async (t) => {
   const server = await startTestServer();
-  t.teardown(() => server.destroy());
+  let current = server;
+  t.teardown(() => current.destroy());
   const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
   const blue = await createOrganization(t, server, 'blue', 'Blue team', 'owner@teams.example.com');
   t.equal(red.url, `http://red.localhost:${server.port}`, 'the organization\'s URL is its subdomain under the root');
@@ -70,8 +71,7 @@ test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, e
   const blueSees = await blueOwner.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 });
   t.notOk(blueSees.body.messages.some((m: { content: string }) => m.content.includes('only in red')), 'blue does not see red\'s message');
 
-  const server2 = await server.restart();
-  t.teardown(() => server2.destroy());
+  const server2 = (current = await server.restart());
   const again = await cli(server2, 'list-organizations');
   t.equal(again.stdout, listed.stdout, 'the organizations are there after a restart');
   const restartedRed = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
@@ -80,7 +80,8 @@ test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, e
 
 test('deactivating an organization: the event to its queues, Zulip\'s answers there, the other one working', async (t) => {
   const server = await startTestServer();
-  t.teardown(() => server.destroy());
+  let current = server;
+  t.teardown(() => current.destroy());
   const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
   const blue = await createOrganization(t, server, 'blue', 'Blue team', 'owner@teams.example.com');
   const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
@@ -116,8 +117,7 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
   const twice = await cli(server, 'deactivate-organization', '--organization', 'red');
   t.match(twice.stdout, /was already deactivated/);
 
-  const server2 = await server.restart();
-  t.teardown(() => server2.destroy());
+  const server2 = (current = await server.restart());
   const restartedRed = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
   t.equal((await restartedRed.get('/users/me')).body.code, 'REALM_DEACTIVATED', 'still deactivated after a restart');
   t.equal((await cli(server2, 'reactivate-organization', '--organization', 'red')).code, 0);
@@ -127,9 +127,10 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
 
 test('backup of one organization and its restore beside another, which stays as it was', async (t) => {
   const server = await startTestServer();
+  let current = server;
   const scratch = tempDataDir();
   t.teardown(async () => {
-    await server.destroy();
+    await current.destroy();
     rmSync(scratch, { recursive: true, force: true });
   });
   const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
@@ -162,8 +163,7 @@ test('backup of one organization and its restore beside another, which stays as 
   t.equal(restored.code, 0, restored.stderr);
   t.match(restored.stdout, /restored organization \d+ 'red' .* 1 uploaded file copied/);
 
-  const server2 = await server.restart();
-  t.teardown(() => server2.destroy());
+  const server2 = (current = await server.restart());
   const red2 = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
   const blue2 = new Api(server2.url, blue.email, blue.apiKey, hostOf(server2, 'blue'));
   const redNow = await redMessages(red2);
