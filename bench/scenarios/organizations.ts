@@ -33,6 +33,9 @@ async function fill(services: Services, count: number): Promise<void> {
     }
     await services.commit(tx);
   }
+  // Indexed for search now, as a server would have done long ago: a first request then finds the index caught up.
+  await services.search.start(await services.messages.newestId());
+  await services.search.caughtUpPromise();
 }
 
 /** A data directory with the root (demo) organization and `organizations` more, each with `messages` messages; the owners' credentials. */
