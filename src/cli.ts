@@ -95,7 +95,10 @@ function loadConfig(demo: boolean | undefined): Config {
 async function main(): Promise<void> {
   const line = parseCommandLine();
   const command = line.positionals[0];
-  if (!command || line.values.help) return print(USAGE);
+  if (!command || line.values.help) {
+    print(USAGE);
+    return;
+  }
   const config = loadConfig(line.values.demo);
   if (command === 'backup') return backupCommand(config, line);
   if (command === 'restore') return restoreCommand(config, line);

@@ -177,8 +177,8 @@ export async function requestCommand(dataDir: string, command: string, options: 
   return (await ask<{ lines: string[] }>(dataDir, '/command', { command, options })).lines;
 }
 
-function ask<T>(dataDir: string, path: string, request: Record<string, unknown>): Promise<T> {
-  const body = JSON.stringify(request);
+function ask<T>(dataDir: string, path: string, fields: Record<string, unknown>): Promise<T> {
+  const body = JSON.stringify(fields);
   const socketPath = controlSocketPath(dataDir);
   if (socketPath === undefined) return Promise.reject(new ControlUnavailable('the data directory path is too long for a unix socket'));
   return new Promise((done, reject) => {
