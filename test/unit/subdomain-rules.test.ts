@@ -19,7 +19,7 @@ test('each broken rule gets Zulip\'s message', async (t) => {
 });
 
 test('reserved names and their plurals are unavailable', async (t) => {
-  for (const name of ['www', 'api', 'admin', 'stream', 'streams', 'zulip', 'localhost', 'uploads', 'upload']) {
+  for (const name of ['www', 'api', 'admin', 'stream', 'streams', 'zulip', 'localhost', 'uploads', 'admins']) {
     t.ok(isReservedSubdomain(name), name);
     t.equal(subdomainRefusal(name, false), SUBDOMAIN_ERRORS.unavailable, name);
   }
