@@ -10,7 +10,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { clientFromUserAgent, copyHead, hasBody, HeldBody, isJson, readRaw, type RequestHead } from './request-head.js';
-import { Site, type Compiled, type HealthAnswer, type SiteOptions } from './site.js';
+import { Site, type Compiled, type HealthAnswer, type ServedRoute, type SiteOptions } from './site.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import { readBody, type BodyLimit } from './body-reader.js';
