@@ -10,6 +10,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { clientFromUserAgent, copyHead, hasBody, HeldBody, isJson, readRaw, type RequestHead } from './request-head.js';
+import type { ApiRequest, RawRequest, Route } from './contract.js';
 import { Site, type Compiled, type HealthAnswer, type ServedRoute, type SiteOptions } from './site.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
@@ -30,58 +31,12 @@ export type { BodyLimit } from './body-reader.js';
 export type { PageAnswer, PageRequest, PageRoute } from './pages.js';
 export type { StaticResource } from './static-files.js';
 export { Site, type HealthAnswer, type ServedRoute, type SiteOptions } from './site.js';
+export type { ApiRequest, RawRequest, Route } from './contract.js';
 export { clientFromUserAgent } from './request-head.js';
 
 const API_PREFIX = '/api/v1';
 /** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT (missing from the 20.30 typings): bind without SO_REUSEPORT. */
 const LISTEN_EXCLUSIVE_PORT = 1;
-
-export interface ApiRequest<P, Params = Record<string, unknown>> {
-  readonly method: HttpMethod;
-  readonly path: string;
-  /** Validated parameters, path parameters included. */
-  readonly params: Params;
-  /** The authenticated user or bot; always set on routes with `auth: 'user'`. */
-  readonly principal: P | undefined;
-  readonly userAgent: string;
-  /** The client's name (Zulip's `client`): the `client` parameter, else the User-Agent's product name. */
-  readonly client: string;
-  /** Files sent as multipart parts with a file name (routes with `files: true`; empty otherwise). */
-  readonly files: readonly UploadedFile[];
-  /** The request's `Range` header ('' when none). */
-  readonly range: string;
-  /** Routes with `raw: true` (webhooks): the headers, and a JSON body as sent (it is not parsed into parameters). */
-  readonly raw?: RawRequest;
-  /** Binds a response that the handler will finish later (long-polls). */
-  defer(): Deferred;
-}
-
-export interface Route<P> {
-  method: HttpMethod;
-  /** Path pattern below /api/v1 (see router.ts for parameter syntax). */
-  path: string;
-  /** The `$id` of the endpoint's schema (schemas/). */
-  schema: string;
-  /** `user`: credentials required; `none`: no credentials; `optional`: either (public access). */
-  auth: 'user' | 'none' | 'optional';
-  /** Multipart parts with a file name arrive in `files`, not as parameters. */
-  files?: boolean;
-  /** Replaces the server's body limit for this route (read per request: it may follow a setting). */
-  bodyLimit?: () => BodyLimit;
-  /** Webhooks: the view gets the headers and a JSON body as sent (`ApiRequest.raw`). */
-  raw?: boolean;
-  /** Incoming webhook bots may use this route with their key (Zulip's `allow_incoming_webhooks`: sending). */
-  incomingWebhookBots?: boolean;
-  handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
-}
-
-/** What a webhook view reads beyond parameters: third parties put events in headers and JSON in bodies. */
-export interface RawRequest {
-  /** Header names in lower case. */
-  headers: Readonly<Record<string, string>>;
-  /** The body when it was `application/json` (else ''): parsed by the view, which knows its shape. */
-  json: string;
-}
 
 /**
  * The front's settings. One site (`routes`, `authenticate`, `pages`, `health`: see SiteOptions)

@@ -3,7 +3,7 @@
  * authenticator and health check, compiled into routers once, when the organization loads.
  * The front finds the site of each request by its Host header (FrontOptions.site).
  */
-import type { Route } from './front.js';
+import type { Route } from './contract.js';
 import type { PageRoute } from './pages.js';
 import { Router, type HttpMethod } from './router.js';
 import type { ParamValidator } from './validation.js';
