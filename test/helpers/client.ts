@@ -1,4 +1,5 @@
 /** A small HTTP client for black-box tests: form-encoded parameters, Basic auth, JSON answers. */
+import { fetchAt } from './host-fetch.js';
 
 export interface ApiResponse {
   status: number;
@@ -44,7 +45,8 @@ export class Api {
     if (this.host) allHeaders.host = this.host;
     if (this.authorization) allHeaders.authorization = this.authorization;
     if (hasBody && encoded) allHeaders['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined });
+    const init = { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined };
+    const response = this.host ? await fetchAt(this.host, url, init) : await fetch(url, init);
     const text = await response.text();
     let body: any = text;
     try {

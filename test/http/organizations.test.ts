@@ -6,6 +6,7 @@
 import { test } from 'tap';
 import { deactivateOrganization } from '../../src/actions/organization-deactivation.js';
 import { Api } from '../helpers/client.js';
+import { fetchAt } from '../helpers/host-fetch.js';
 import { register, take, waitFor } from '../helpers/events.js';
 import { addDemoOrganization, hostOf, orgAnonymous, orgClient, organizationAt } from '../helpers/organizations.js';
 import { clientFor, startTestServer } from '../helpers/server.js';
@@ -52,7 +53,7 @@ test("a host that names no organization gets Zulip's answer", async (t) => {
     t.same([api.status, api.body.result, api.body.code, api.body.msg], [404, 'error', 'NONEXISTENT_SUBDOMAIN', 'Invalid subdomain'], `${host}: the API`);
     const anonymous = await new Api(server.url, undefined, undefined, host).post('/fetch_api_key', { username: 'iago@example.com', password: 'parley-demo' });
     t.same([anonymous.status, anonymous.body.code], [404, 'NONEXISTENT_SUBDOMAIN'], `${host}: a login`);
-    const page = await fetch(`${server.url}/join/somekey`, { headers: { host } });
+    const page = await fetchAt(host, `${server.url}/join/somekey`);
     t.same([page.status, page.headers.get('content-type')], [404, 'text/html; charset=utf-8'], `${host}: a page is a page`);
     t.match(await page.text(), /no organization at this address/);
   }
