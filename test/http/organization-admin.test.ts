@@ -108,10 +108,11 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
   t.same(heard.map(({ type, op, realm_id }: Record<string, unknown>) => ({ type, op, realm_id })), [{ type: 'realm', op: 'deactivated', realm_id: redServices.org.id }]);
   t.same(await take(blueQueue), [], 'blue\'s queue hears nothing of it');
 
+  // Zulip's answers: the REST API's UNAUTHORIZED with the reason, and a sign-in's REALM_DEACTIVATED.
   const refused = await redOwner.get('/users/me');
-  t.equal(refused.status, 401);
-  t.equal(refused.body.code, 'REALM_DEACTIVATED');
-  t.equal(refused.body.msg, 'This organization has been deactivated');
+  t.same([refused.status, refused.body.code, refused.body.msg], [401, 'UNAUTHORIZED', 'This organization has been deactivated']);
+  const signIn = await anonymous(server, 'red').post('/fetch_api_key', { username: red.email, password: 'red-owner-password' });
+  t.same([signIn.status, signIn.body.code], [401, 'REALM_DEACTIVATED']);
   t.equal((await blueOwner.get('/users/me')).status, 200, 'blue works on');
   t.match((await cli(server, 'list-organizations')).stdout, /\tred\t.*\tyes\n/);
   const twice = await cli(server, 'deactivate-organization', '--organization', 'red');
@@ -119,7 +120,7 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
 
   const server2 = (current = await server.restart());
   const restartedRed = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
-  t.equal((await restartedRed.get('/users/me')).body.code, 'REALM_DEACTIVATED', 'still deactivated after a restart');
+  t.equal((await restartedRed.get('/users/me')).body.msg, 'This organization has been deactivated', 'still deactivated after a restart');
   t.equal((await cli(server2, 'reactivate-organization', '--organization', 'red')).code, 0);
   t.equal((await restartedRed.get('/users/me')).status, 200, 'reactivated, it works again');
   t.equal((await cli(server2, 'deactivate-organization', '--organization', 'nowhere')).code, 2, 'an unknown organization is refused');
@@ -148,10 +149,11 @@ test('backup of one organization and its restore beside another, which stays as 
 
   // After the backup: red loses its message and file, blue gets a new message.
   const redMessages = async (api: Api) => (await api.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 })).body.messages.map((m: { content: string }) => m.content);
+  const [attachment] = (await redOwner.get('/attachments')).body.attachments;
+  t.equal((await redOwner.delete(`/attachments/${attachment.id}`)).status, 200, 'red\'s file is deleted');
+  t.equal((await fetchRaw(redOwner, file)).status, 404, 'and no longer served');
   const [message] = (await redOwner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages;
   t.equal((await redOwner.delete(`/messages/${message.id}`)).status, 200);
-  const attachment = (await redOwner.get('/attachments')).body.attachments[0];
-  t.equal((await redOwner.delete(`/attachments/${attachment.id}`)).status, 200);
   t.equal((await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'later', content: 'red after the backup' })).status, 200);
   t.equal((await blueOwner.post('/messages', { type: 'stream', to: 'general', topic: 'news', content: 'blue after the backup' })).status, 200);
 
