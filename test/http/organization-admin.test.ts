@@ -1,37 +1,14 @@
 /**
  * Administering several organizations through the CLI, checked through HTTP on their hosts:
  * creation (Zulip's subdomain rules), the list, sign-in on each host with the same email and
- * different keys, deactivation (Zulip's answers and event there, the other one working), and
- * backup and restore of one organization beside another that is left as it was.
+ * different keys, and deactivation (Zulip's answers and event there, the other one working).
+ * Backup and restore of one organization are in organization-backup.test.ts.
  */
-import { test, type Test } from 'tap';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { test } from 'tap';
 import { Api, type ApiResponse } from '../helpers/client.js';
 import { longPoll, register, take, waitFor } from '../helpers/events.js';
-import { fetchRaw, uploaded } from '../helpers/uploads.js';
-import { runCli } from '../helpers/process.js';
-import { startTestServer, tempDataDir, type TestServer } from '../helpers/server.js';
-
-const hostOf = (server: TestServer, subdomain: string) => (subdomain ? `${subdomain}.localhost:${server.port}` : `127.0.0.1:${server.port}`);
-/** A client of the organization at `subdomain`, as one on its host (the server's address, its Host header). */
-const anonymous = (server: TestServer, subdomain: string) => new Api(server.url, undefined, undefined, hostOf(server, subdomain));
-const cli = (server: TestServer, ...args: string[]) => runCli(args, { PARLEY_DATA_DIR: server.dataDir });
-
-interface Created {
-  email: string;
-  apiKey: string;
-  url: string;
-}
-
-async function createOrganization(t: Test, server: TestServer, subdomain: string, name: string, email: string): Promise<Created> {
-  const created = await cli(server, 'create-organization', '--subdomain', subdomain, '--name', name, '--owner-email', email, '--password', `${subdomain}-owner-password`);
-  t.equal(created.code, 0, created.stderr);
-  const url = /at (\S+)$/m.exec(created.stdout)?.[1] ?? '';
-  const apiKey = /^API key:\s+(\S+)$/m.exec(created.stdout)?.[1] ?? '';
-  t.match(created.stdout, new RegExp(`^owner:\\s+${email.replace('.', '\\.')}$`, 'm'), 'the owner is printed');
-  return { email, apiKey, url };
-}
+import { anonymous, cli, createOrganization, hostOf } from '../helpers/organization-cli.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 async function signIn(server: TestServer, subdomain: string, email: string, password: string): Promise<ApiResponse> {
   return anonymous(server, subdomain).post('/fetch_api_key', { username: email, password });
@@ -124,57 +101,4 @@ test('deactivating an organization: the event to its queues, Zulip\'s answers th
   t.equal((await cli(server2, 'reactivate-organization', '--organization', 'red')).code, 0);
   t.equal((await restartedRed.get('/users/me')).status, 200, 'reactivated, it works again');
   t.equal((await cli(server2, 'deactivate-organization', '--organization', 'nowhere')).code, 2, 'an unknown organization is refused');
-});
-
-test('backup of one organization and its restore beside another, which stays as it was', async (t) => {
-  const server = await startTestServer();
-  let current = server;
-  const scratch = tempDataDir();
-  t.teardown(async () => {
-    await current.destroy();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  const red = await createOrganization(t, server, 'red', 'Red team', 'owner@teams.example.com');
-  const blue = await createOrganization(t, server, 'blue', 'Blue team', 'owner@teams.example.com');
-  const redOwner = anonymous(server, 'red').as(red.email, red.apiKey);
-  const blueOwner = anonymous(server, 'blue').as(blue.email, blue.apiKey);
-  const bytes = Buffer.from('red\'s report, kept in its backup\n'.repeat(40));
-  const file = (await uploaded(redOwner, 'report.txt', bytes, 'text/plain')).url;
-  t.equal((await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'files', content: `[report](${file})` })).status, 200);
-  t.equal((await blueOwner.post('/messages', { type: 'stream', to: 'general', topic: 'news', content: 'blue before the backup' })).status, 200);
-
-  const made = await cli(server, 'backup', join(scratch, 'red'), '--organization', 'red');
-  t.equal(made.code, 0, made.stderr);
-  t.match(made.stdout, /\(organization 'red'\) written .* from the running server: \d+ entries .* and 1 uploaded file/);
-
-  // After the backup: red loses its message and file, blue gets a new message.
-  const redMessages = async (api: Api) => (await api.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0 })).body.messages.map((m: { content: string }) => m.content);
-  const [attachment] = (await redOwner.get('/attachments')).body.attachments;
-  t.equal((await redOwner.delete(`/attachments/${attachment.id}`)).status, 200, 'red\'s file is deleted');
-  t.equal((await fetchRaw(redOwner, file)).status, 404, 'and no longer served');
-  const [message] = (await redOwner.get('/messages', { anchor: 'newest', num_before: 1, num_after: 0 })).body.messages;
-  t.equal((await redOwner.delete(`/messages/${message.id}`)).status, 200);
-  t.equal((await redOwner.post('/messages', { type: 'stream', to: 'general', topic: 'later', content: 'red after the backup' })).status, 200);
-  t.equal((await blueOwner.post('/messages', { type: 'stream', to: 'general', topic: 'news', content: 'blue after the backup' })).status, 200);
-
-  const busy = await cli(server, 'restore', join(scratch, 'red'), '--organization', 'red');
-  t.equal(busy.code, 2, 'a restore needs the server stopped');
-  t.match(busy.stderr, /must be stopped first/);
-  await server.stop();
-  const restored = await cli(server, 'restore', join(scratch, 'red'), '--organization', 'red');
-  t.equal(restored.code, 0, restored.stderr);
-  t.match(restored.stdout, /restored organization \d+ 'red' .* 1 uploaded file copied/);
-
-  const server2 = (current = await server.restart());
-  const red2 = new Api(server2.url, red.email, red.apiKey, hostOf(server2, 'red'));
-  const blue2 = new Api(server2.url, blue.email, blue.apiKey, hostOf(server2, 'blue'));
-  const redNow = await redMessages(red2);
-  t.ok(redNow.some((content: string) => content.includes('report.txt') || content.includes('report')), 'red\'s message is back');
-  t.notOk(redNow.some((content: string) => content.includes('red after the backup')), 'what red wrote after the backup is gone');
-  const fetched = await fetchRaw(red2, file);
-  t.equal(fetched.status, 200, 'red\'s file is served again');
-  t.ok(fetched.bytes.equals(bytes), 'with its bytes');
-  const blueNow = await redMessages(blue2);
-  t.ok(blueNow.some((content: string) => content.includes('blue after the backup')), 'blue keeps what it wrote after red\'s backup');
-  t.equal((await blue2.get('/users/me')).status, 200);
 });
