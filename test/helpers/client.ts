@@ -1,4 +1,5 @@
 /** A small HTTP client for black-box tests: form-encoded parameters, Basic auth, JSON answers. */
+import { hostFetch } from './host-fetch.js';
 
 export interface ApiResponse {
   status: number;
@@ -41,10 +42,9 @@ export class Api {
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const url = `${this.baseUrl}/api/v1${path}${!hasBody && encoded ? `?${encoded}` : ''}`;
     const allHeaders: Record<string, string> = { ...headers };
-    if (this.host) allHeaders.host = this.host;
     if (this.authorization) allHeaders.authorization = this.authorization;
     if (hasBody && encoded) allHeaders['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined });
+    const response = await hostFetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined, host: this.host });
     const text = await response.text();
     let body: any = text;
     try {
