@@ -1,5 +1,5 @@
 /** A small HTTP client for black-box tests: form-encoded parameters, Basic auth, JSON answers. */
-import { fetchAt } from './host-fetch.js';
+import { hostFetch } from './host-fetch.js';
 
 export interface ApiResponse {
   status: number;
@@ -42,11 +42,9 @@ export class Api {
     const hasBody = method !== 'GET' && method !== 'HEAD';
     const url = `${this.baseUrl}/api/v1${path}${!hasBody && encoded ? `?${encoded}` : ''}`;
     const allHeaders: Record<string, string> = { ...headers };
-    if (this.host) allHeaders.host = this.host;
     if (this.authorization) allHeaders.authorization = this.authorization;
     if (hasBody && encoded) allHeaders['content-type'] = 'application/x-www-form-urlencoded';
-    const init = { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined };
-    const response = this.host ? await fetchAt(this.host, url, init) : await fetch(url, init);
+    const response = await hostFetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined, host: this.host });
     const text = await response.text();
     let body: any = text;
     try {

@@ -7,6 +7,7 @@
  */
 import { describeChanges, type StateChange } from './state-digest.js';
 import fc from 'fast-check';
+import { hostFetch } from './host-fetch.js';
 import { describeRequest, requestArbitrary, routeArbitraries, toWire, type EndpointSchema, type FuzzPools, type FuzzRequest } from './fuzz-requests.js';
 
 /** A server under fuzz: where it answers, what it holds, and whether it is still there. */
@@ -120,9 +121,10 @@ async function sendAndCheck(target: FuzzTarget, pools: FuzzPools, figures: FuzzF
   let contentType = '';
   let text = '';
   try {
-    const response = await fetch(wire.url, {
+    const response = await hostFetch(wire.url, {
+      host: target.host,
       method: wire.method,
-      headers: target.host ? { ...wire.headers, host: target.host } : wire.headers,
+      headers: wire.headers,
       body: wire.body,
       signal: AbortSignal.timeout(longPoll ? LONG_POLL_TIMEOUT_MS : REQUEST_TIMEOUT_MS),
     });

@@ -1,36 +1,34 @@
 /**
- * `fetch` with a Host header of the caller's choosing: Node's fetch replaces the header with the
- * URL's host, so a request to the server's address cannot name an organization's host
- * (`a.localhost:<port>`, which does not resolve) that way. This sends it with node:http and
- * answers with a standard Response, so callers read it as they read fetch's.
+ * `fetch` with a Host header of the test's choosing: Node's fetch (undici) sets Host from the URL
+ * and drops one given, so a request for `a.localhost` sent to the server's address goes through
+ * node:http instead. The answer is a standard Response, as fetch's.
  */
 import { request } from 'node:http';
 
-/** A request to `url` (the server's address) that says `Host: host`. */
-export async function fetchAt(host: string, url: string, init: { method?: string; headers?: Record<string, string>; body?: string | FormData } = {}): Promise<Response> {
-  const headers: Record<string, string> = { ...init.headers, host };
-  let body: Buffer | undefined;
-  if (init.body instanceof FormData) {
-    // A Response serializes the form as fetch would (multipart, with its boundary).
-    const encoded = new Response(init.body);
-    body = Buffer.from(await encoded.arrayBuffer());
-    headers['content-type'] = encoded.headers.get('content-type')!;
-  } else if (init.body !== undefined) {
-    body = Buffer.from(init.body);
-  }
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+export async function hostFetch(url: string, init: RequestInit & { host?: string } = {}): Promise<Response> {
+  const { host, ...rest } = init;
+  if (!host) return fetch(url, rest);
+  // A Request serializes any body (a form, multipart data) and names its content type.
+  const prepared = new Request(url, rest);
+  const body = rest.body === undefined || rest.body === null ? undefined : Buffer.from(await prepared.arrayBuffer());
+  const headers: Record<string, string> = {};
+  prepared.headers.forEach((value, name) => (headers[name] = value));
+  headers.host = host;
   if (body) headers['content-length'] = String(body.length);
-  const method = init.method ?? 'GET';
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
+    const req = request(url, { method: prepared.method, headers, signal: rest.signal ?? undefined }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
-        const answered = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) for (const one of [value ?? []].flat()) answered.append(name, one);
+        const answerHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) answerHeaders.append(name, one);
+        }
         const status = res.statusCode ?? 0;
-        const empty = method === 'HEAD' || status === 204 || status === 304;
-        resolve(new Response(empty ? null : Buffer.concat(chunks), { status, headers: answered }));
+        resolve(new Response(NULL_BODY_STATUSES.has(status) ? null : Buffer.concat(chunks), { status, headers: answerHeaders }));
       });
     });
     req.on('error', reject);

@@ -56,12 +56,14 @@ test("every area's basic flow works in each organization, and nothing of one rea
   t.same(byId.body.messages, [], "a's message id finds nothing at the root");
   t.equal((await root.othello.patch(`/messages/${madeInA.id}`, { content: 'hijack' })).status, 400, "nor can it be edited there");
   t.equal((await root.othello.post(`/messages/${madeInA.id}/reactions`, { emoji_name: 'smile' })).status, 400);
-  t.equal((await root.hamlet.delete(`/scheduled_messages/${madeInA.scheduledId}`)).status, 400, "a's scheduled message is not the root's to delete");
+  const deleted = await root.hamlet.delete(`/scheduled_messages/${madeInA.scheduledId}`);
+  t.same([deleted.status, deleted.body.msg], [404, 'Scheduled message does not exist'], "a's scheduled message is not the root's to delete");
   t.equal((await inA.hamlet.get('/scheduled_messages')).body.scheduled_messages.length, 1, 'and is still there in a');
   t.equal((await fetchRaw(root.hamlet, madeInA.file)).status, 404, "a's upload URL is nothing at the root");
   const temporary = await inA.hamlet.get(madeInA.file);
   t.equal(temporary.status, 200);
-  t.equal((await fetchRaw(root.hamlet, temporary.body.url, { anonymous: true })).status, 404, "a's temporary URL is nothing at the root");
+  const foreign = await fetchRaw(root.hamlet, temporary.body.url, { anonymous: true });
+  t.same([foreign.status, JSON.parse(foreign.bytes.toString()).msg], [400, 'Invalid token'], "a's temporary URL is nothing at the root (signed with a's key)");
   t.equal((await fetchRaw(inA.hamlet, temporary.body.url, { anonymous: true })).status, 200, 'but works at a');
 
   await basicFlow(t, root.hamlet, root.othello, 'zqxroot');
@@ -120,5 +122,6 @@ test('fuzzed requests to one organization leave the other as it was, and answer 
   t.same(summarizeFailures(figures.failures.filter((f) => f.property === 'leak')), [], "no answer of a holds a secret of the root");
   t.same(summarizeFailures(figures.failures.filter((f) => f.property === '5xx')), [], 'no 5xx');
   t.equal(await digest(server.services), before, "the root's state is as it was");
-  t.ok(figures.perRoute.get('POST /messages')!.succeeded > 0, 'the requests reached a (messages were sent there)');
+  const succeeded = [...figures.perRoute].filter(([, route]) => route.succeeded > 0).map(([key]) => key);
+  t.ok(succeeded.length >= 20, `the requests got through to a's handlers (${succeeded.length} routes answered 200)`);
 });

@@ -6,8 +6,8 @@
 import { test } from 'tap';
 import { deactivateOrganization } from '../../src/actions/organization-deactivation.js';
 import { Api } from '../helpers/client.js';
-import { fetchAt } from '../helpers/host-fetch.js';
-import { register, take, waitFor } from '../helpers/events.js';
+import { hostFetch } from '../helpers/host-fetch.js';
+import { longPoll, register, take, waitFor } from '../helpers/events.js';
 import { addDemoOrganization, hostOf, orgAnonymous, orgClient, organizationAt } from '../helpers/organizations.js';
 import { clientFor, startTestServer } from '../helpers/server.js';
 
@@ -53,7 +53,7 @@ test("a host that names no organization gets Zulip's answer", async (t) => {
     t.same([api.status, api.body.result, api.body.code, api.body.msg], [404, 'error', 'NONEXISTENT_SUBDOMAIN', 'Invalid subdomain'], `${host}: the API`);
     const anonymous = await new Api(server.url, undefined, undefined, host).post('/fetch_api_key', { username: 'iago@example.com', password: 'parley-demo' });
     t.same([anonymous.status, anonymous.body.code], [404, 'NONEXISTENT_SUBDOMAIN'], `${host}: a login`);
-    const page = await fetchAt(host, `${server.url}/join/somekey`);
+    const page = await hostFetch(`${server.url}/join/somekey`, { host });
     t.same([page.status, page.headers.get('content-type')], [404, 'text/html; charset=utf-8'], `${host}: a page is a page`);
     t.match(await page.text(), /no organization at this address/);
   }
@@ -102,8 +102,12 @@ test('deactivating one organization: its clients are told and refused; the other
   const aQueue = await register(aHamlet);
   const rootQueue = await register(rootHamlet);
 
+  // A client learns it from its parked poll: the next one is refused, as every request of the organization.
+  const parked = longPoll(aQueue);
+  await waitFor(() => a.queues.stats().parkedPolls === 1, 'the poll parked');
   await deactivateOrganization(a);
-  t.same((await take(aQueue)).map((e) => [e.type, e.op, e.realm_id]), [['realm', 'deactivated', a.org.id]], "a's queue gets Zulip's realm/deactivated event");
+  const told = await parked;
+  t.same(told.body.events.map((e: { type: string; op: string; realm_id: number }) => [e.type, e.op, e.realm_id]), [['realm', 'deactivated', a.org.id]], "a's queue gets Zulip's realm/deactivated event");
   t.same(await take(rootQueue), [], "the root's queue gets nothing");
 
   const refused = await aHamlet.get('/users/me');
