@@ -4,7 +4,7 @@
  * different keys, and deactivation (Zulip's answers and event there, the other one working).
  * Backup and restore of one organization are in organization-backup.test.ts.
  */
-import { test } from 'tap';
+import { t as root, test } from 'tap';
 import { Api, type ApiResponse } from '../helpers/client.js';
 import { longPoll, register, take, waitFor } from '../helpers/events.js';
 import { anonymous, cli, createOrganization, hostOf } from '../helpers/organization-cli.js';
@@ -13,6 +13,9 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 async function signIn(server: TestServer, subdomain: string, email: string, password: string): Promise<ApiResponse> {
   return anonymous(server, subdomain).post('/fetch_api_key', { username: email, password });
 }
+
+// Every step runs the CLI in a process of its own (and servers restart): more than the suite's default on a busy machine.
+root.setTimeout(5 * 60_000);
 
 test('organizations: created by the CLI with Zulip\'s subdomain rules, listed, each at its own host with its own keys', async (t) => {
   const server = await startTestServer();

@@ -2,13 +2,16 @@
  * Backup and restore of one organization beside another that is left as it was, and the CLI on a
  * stopped server's data directory (organizations, `--organization` on every command).
  */
-import { test } from 'tap';
+import { t as root, test } from 'tap';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api } from '../helpers/client.js';
 import { fetchRaw, uploaded } from '../helpers/uploads.js';
 import { anonymous, cli, createOrganization, hostOf } from '../helpers/organization-cli.js';
 import { startTestServer, tempDataDir } from '../helpers/server.js';
+
+// Every step runs the CLI in a process of its own (and servers restart): more than the suite's default on a busy machine.
+root.setTimeout(5 * 60_000);
 
 test('backup of one organization and its restore beside another, which stays as it was', async (t) => {
   const server = await startTestServer();
