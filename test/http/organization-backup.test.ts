@@ -64,6 +64,18 @@ test('backup of one organization and its restore beside another, which stays as 
   const blueNow = await redMessages(blue2);
   t.ok(blueNow.some((content: string) => content.includes('blue after the backup')), 'blue keeps what it wrote after red\'s backup');
   t.equal((await blue2.get('/users/me')).status, 200);
+
+  // Into another server whose organization 2 is not red: refused, nothing changed (ids are not renumbered).
+  const other = await startTestServer();
+  let otherNow = other;
+  t.teardown(() => otherNow.destroy());
+  const green = await createOrganization(t, other, 'green', 'Green team', 'owner@teams.example.com');
+  await other.stop();
+  const clash = await cli(other, 'restore', join(scratch, 'red'), '--organization', 'red');
+  t.equal(clash.code, 2);
+  t.match(clash.stderr, /organization 2 'green' holds its id/);
+  const otherAgain = (otherNow = await other.restart());
+  t.equal((await new Api(otherAgain.url, green.email, green.apiKey, hostOf(otherAgain, 'green')).get('/users/me')).status, 200, 'green is as it was');
 });
 
 test('with the server stopped, the CLI works on the data directory: organizations, and --organization on every command', async (t) => {
