@@ -38,17 +38,15 @@ function baseHost(rootHost: string): string {
 }
 
 /**
- * The subdomain that `hostHeader` names under the root URL, or undefined when the host is not
- * this server's. The root host, `www.` before it, `localhost` and any IP address (a load
- * balancer's check, a client that dialled the address) are the root organization; an empty
- * Host (HTTP/1.0) too.
+ * The subdomain that `hostHeader` names under the root URL, or undefined for a name below the
+ * root that cannot be an organization's (`a.b.<root>`, `-a.<root>`). As Zulip's `get_subdomain`:
+ * a host not below the root is the root organization (`www.`, `localhost`, any IP address, a
+ * load balancer's own name, an empty Host), so a single-organization install answers as before.
  */
 export function subdomainOfHost(rootUrl: string, hostHeader: string): string | undefined {
   const host = bareHost(hostHeader);
-  const rootHost = bareHost(new URL(rootUrl).host);
-  if (host === '' || host === rootHost || host === 'localhost' || isAddress(host)) return ROOT_SUBDOMAIN;
-  const base = baseHost(rootHost);
-  if (!host.endsWith('.' + base)) return undefined;
+  const base = baseHost(bareHost(new URL(rootUrl).host));
+  if (!host.endsWith('.' + base)) return ROOT_SUBDOMAIN;
   const label = host.slice(0, -base.length - 1);
   if (ROOT_ALIASES.has(label)) return ROOT_SUBDOMAIN;
   return LABEL.test(label) ? label : undefined;
