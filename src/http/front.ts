@@ -1,12 +1,14 @@
 /**
- * The HTTP front on uWebSockets.js: its contract (routes, requests, options) and the dispatch.
- * One catch-all uWS handler reads the request synchronously, finds the route, authenticates,
- * applies rate limits, has the body read and parsed, validates parameters against the
- * endpoint's schema and calls the handler. `onRequest` is the one place that guarantees the uWS
- * rule (STACK-NOTES #1): when the callback returns, the request was either answered or has
- * `onAborted` registered, whatever the route or handler did. The pieces: exchange.ts (answering
- * once), body-reader.ts, not-served.ts (405 and OPTIONS), pages.ts, static-files.ts. What uWS
- * 20.30 refuses before JavaScript sees a request is listed in docs/http-robustness.md.
+ * The HTTP front on uWebSockets.js: its options and the dispatch. One catch-all uWS handler finds
+ * the request's site (its organization, by the Host header: site.ts; a request whose organization
+ * is loading is held: request-head.ts), reads the request synchronously, finds the route,
+ * authenticates, applies rate limits, has the body read and parsed, validates parameters against
+ * the endpoint's schema and calls the handler. `onRequest` is the one place that guarantees the
+ * uWS rule (STACK-NOTES #1): when the callback returns, the request was either answered or has
+ * `onAborted` registered, whatever the route or handler did. The pieces: contract.ts (routes and
+ * requests), exchange.ts (answering once), body-reader.ts, not-served.ts (405 and OPTIONS),
+ * pages.ts, static-files.ts. What uWS 20.30 refuses before JavaScript sees a request is listed
+ * in docs/http-robustness.md.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import { clientFromUserAgent, copyHead, hasBody, HeldBody, isJson, readRaw, type RequestHead } from './request-head.js';
