@@ -19,6 +19,9 @@ import { dm } from './scenarios/dm.js';
 import { fanout } from './scenarios/fanout.js';
 import { flags } from './scenarios/flags.js';
 import { narrow } from './scenarios/narrow.js';
+import { organizations } from './scenarios/organizations.js';
+import { mixed } from './scenarios/mixed.js';
+import { register } from './scenarios/register.js';
 import { scheduled } from './scenarios/scheduled.js';
 import { search } from './scenarios/search.js';
 import { send } from './scenarios/send.js';
@@ -26,10 +29,8 @@ import { sendWide } from './scenarios/send-wide.js';
 import { startup } from './scenarios/startup.js';
 import { users } from './scenarios/users.js';
 import { web } from './scenarios/web.js';
-import { mixed } from './scenarios/mixed.js';
-import { register } from './scenarios/register.js';
 
-const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search, web, register, mixed];
+const SCENARIOS: Scenario[] = [authRead, users, send, sendWide, dm, narrow, flags, fanout, startup, scheduled, search, web, register, mixed, organizations];
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
 
 /** The commit measured, with `+changes` when the code in the work tree differs from it. */

@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadOrCreateOrganization } from '../src/bootstrap.js';
+import { Organization } from '../src/store/organization.js';
 import { configFromEnv } from '../src/config.js';
 import { restoreQueues } from '../src/events/housekeeping.js';
 import { filesInUse } from '../src/queries/stored-files.js';
@@ -32,7 +32,9 @@ const mark = (name: string) => {
 const db = await Database.open(dataDir, { sync: false });
 mark('Database.open');
 const counters = new Counters(db);
-const { org } = await loadOrCreateOrganization(db, counters, config, clock.now(), () => {});
+const rootId = (await Organization.idBySubdomain(db, '')) ?? (await Organization.firstId(db));
+const org = rootId === undefined ? undefined : await Organization.load(db, rootId, config.externalUrl);
+if (!org) throw new Error(`${dataDir} holds no organization`);
 mark('Organization.load');
 const services = await buildServices({ config, logger, db, counters, org, clock });
 mark('buildServices');

@@ -1,48 +1,42 @@
 /**
- * Administration from the command line (`npm run cli -- <command>`), on the data directory
- * of PARLEY_DATA_DIR. The server must be stopped (LevelDB allows one process at a time),
- * except for `backup`, which asks a running server through its control socket.
+ * Administration from the command line (`npm run cli -- <command>`), on the data directory of
+ * PARLEY_DATA_DIR. The organization commands (create, list, deactivate) and `backup` go to the
+ * running server through its control socket (it holds LevelDB's lock), or, with no server
+ * running, open the data directory themselves; the others need the server stopped.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { changeRole, createAccount, regenerateApiKey, setPassword } from './actions/accounts.js';
-import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
-import { subscribeUsers } from './actions/subscriptions.js';
-import { buildServices } from './wiring.js';
-import { rebuildSearchIndex } from './ops/search-rebuild.js';
-import type { Services } from './services.js';
 import { pino } from 'pino';
+import { buildFor, closeServices, standaloneHost, type HostParts } from './admin-hosts.js';
+import { loadOrCreateOrganization } from './bootstrap.js';
+import { ORGANIZATION_STORE_COMMANDS, type Values } from './cli-commands.js';
 import { configFromEnv, type Config } from './config.js';
-import { generatePassword, hashPassword, isLongEnoughPassword, MIN_PASSWORD_LENGTH, PASSWORD_TOO_WEAK } from './domain/credentials.js';
-import { checkNewUser } from './actions/users.js';
-import { setOrganizationProfile } from './actions/organization-profile.js';
-import { Organization } from './store/organization.js';
-import { Role } from './domain/roles.js';
-import { ControlUnavailable, requestBackup } from './ops/control.js';
-import { writeBackup, type BackupResult } from './store/backup.js';
-import { UPLOADS_DIR } from './store/backup-files.js';
-import { FileStore } from './store/files.js';
+import { ControlUnavailable, requestBackup, requestCommand } from './ops/control.js';
+import { backup, isOrganizationCommand, organizationId, runOrganizationCommand, type AdminOptions, type OrganizationCommand } from './organization-admin.js';
+import type { BackupResult } from './store/backup.js';
+import { uploadStoresOnDisk } from './store/backup-files.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
+import { Organization } from './store/organization.js';
+import { restoreOrganizations } from './store/restore.js';
 import { Transaction } from './store/transaction.js';
-
-const ROLE_NAMES: Record<string, Role> = {
-  owner: Role.OWNER,
-  administrator: Role.ADMINISTRATOR,
-  admin: Role.ADMINISTRATOR,
-  moderator: Role.MODERATOR,
-  member: Role.MEMBER,
-  guest: Role.GUEST,
-};
-
-/** Zulip's special permission that `new_email` in PATCH /users/{id} needs (with the owner role). */
-const SPECIAL_PERMISSION = 'can_change_user_emails';
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
-commands:
-  init [--demo]                                   create the organization if the data directory is empty
+organizations (through the running server if there is one):
+  create-organization --subdomain S --name N --owner-email E [--owner-name N] [--password P] [--description D]
+                                                  create an organization at S.<root host>; prints its owner's credentials
+  list-organizations                              id, subdomain, URL, name, active users and state of each organization
+  deactivate-organization --organization S        deactivate an organization (its users are refused, as Zulip's)
+  reactivate-organization --organization S        make it active again
+  backup <dir> [--organization S]                 write a consistent copy of the data and the uploaded files (of every
+                                                  organization, or of S) to <dir> (new or empty)
+  restore <dir> [--organization S]                (server stopped) put the organizations of a backup (or S only) back,
+                                                  replacing only their own data
+
+on one organization (--organization S, the root organization by default; server stopped):
+  init [--demo]                                   create the root organization if the data directory is empty
   create-user --email E --name N [--role R] [--password P]
                                                   add a user (role: owner, administrator, moderator, member, guest)
   change-role --email E --role R [--revoke]       change a user's role, or grant (take away with --revoke) the
@@ -53,10 +47,27 @@ commands:
   outbox                                          print the mail kept because no SMTP server is configured
   organization [--name N] [--description D]       show the organization's name and description, or change them
   search-index [--rebuild]                        report the full-text index; --rebuild makes it anew from the store
-  backup <dir>                                    write a consistent copy of the data and the uploaded files to
-                                                  <dir> (new or empty), through the running server if there is one
 
-environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL (see README.md for SMTP)`;
+environment: PARLEY_DATA_DIR (default ./data), PARLEY_EXTERNAL_URL (the root organization's URL; see README.md)`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  name: { type: 'string' },
+  role: { type: 'string' },
+  password: { type: 'string' },
+  demo: { type: 'boolean' },
+  regenerate: { type: 'boolean' },
+  rebuild: { type: 'boolean' },
+  revoke: { type: 'boolean' },
+  description: { type: 'string' },
+  organization: { type: 'string' },
+  subdomain: { type: 'string' },
+  'owner-email': { type: 'string' },
+  'owner-name': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type CommandLine = ReturnType<typeof parseCommandLine>;
 
 const print = (line: string) => process.stdout.write(line + '\n');
 
@@ -65,65 +76,54 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** Runs a rule check; an ApiError (or any error) it throws ends the command with its message. */
-function refusedAs<T>(command: string, check: () => T): T {
+function parseCommandLine() {
   try {
-    return check();
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    fail(`${command} refused: ${(error as Error).message}`);
+    fail(`${(error as Error).message}\n\n${USAGE}`);
   }
 }
 
-function roleOf(name: string | undefined): Role {
-  const role = ROLE_NAMES[(name ?? 'member').toLowerCase()];
-  if (role === undefined) fail(`unknown role '${name}'`);
-  return role;
-}
-
-async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      name: { type: 'string' },
-      role: { type: 'string' },
-      password: { type: 'string' },
-      demo: { type: 'boolean' },
-      regenerate: { type: 'boolean' },
-      rebuild: { type: 'boolean' },
-      revoke: { type: 'boolean' },
-      description: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  const command = positionals[0];
-  if (!command || values.help) {
-    process.stdout.write(USAGE + '\n');
-    return;
-  }
-  let config: Config;
+function loadConfig(demo: boolean | undefined): Config {
   try {
-    config = configFromEnv({ ...process.env, ...(values.demo ? { PARLEY_DEMO: '1' } : {}) });
+    return configFromEnv({ ...process.env, ...(demo ? { PARLEY_DEMO: '1' } : {}) });
   } catch (error) {
     fail((error as Error).message);
   }
-  if (command === 'backup') return backup(config.dataDir, positionals[1]);
-  const { db, org, services, counters } = await openOrganization(config, command);
-  const tx = new Transaction();
-  await runCommand(command, values, { config, org, services, counters }, tx);
-  if (!tx.isEmpty) await services.commit(tx);
-  await services.search.close();
-  await db.close();
 }
 
-/**
- * Opens the data directory and its organization, refusing (and creating nothing) when there is
- * none: only `init` creates one, so a mistyped directory never gets a new organization.
- */
-async function openOrganization(config: Config, command: string) {
+async function main(): Promise<void> {
+  const line = parseCommandLine();
+  const command = line.positionals[0];
+  if (!command || line.values.help) {
+    print(USAGE);
+    return;
+  }
+  const config = loadConfig(line.values.demo);
+  if (command === 'backup') return backupCommand(config, line);
+  if (command === 'restore') return restoreCommand(config, line);
+  if (isOrganizationCommand(command)) return organizationCommand(config, command, adminOptions(line));
+  if (command !== 'init' && !ORGANIZATION_STORE_COMMANDS[command]) fail(`unknown command '${command}'\n\n${USAGE}`);
+  return storeCommand(config, command, line);
+}
+
+function adminOptions({ values }: CommandLine): AdminOptions {
+  return {
+    subdomain: values.subdomain,
+    organization: values.organization,
+    name: values.name,
+    description: values.description,
+    ownerEmail: values['owner-email'],
+    ownerName: values['owner-name'],
+    password: values.password,
+  };
+}
+
+/** Opens the data directory (refusing a missing one unless `create`), naming it in every refusal. */
+async function openStore(config: Config, create: boolean): Promise<HostParts> {
   const where = `${resolve(config.dataDir)} (PARLEY_DATA_DIR)`;
   const noOrganization = `no organization in ${where}: check the path, or create one with 'init' (or by starting the server there)`;
-  if (command !== 'init' && !existsSync(join(config.dataDir, 'CURRENT'))) fail(noOrganization);
+  if (!create && !existsSync(join(config.dataDir, 'CURRENT'))) fail(noOrganization);
   let db: Database;
   try {
     db = await Database.open(config.dataDir, { sync: true });
@@ -131,157 +131,64 @@ async function openOrganization(config: Config, command: string) {
     // The message names the directory and why (locked by a running server, not writable).
     fail(`cannot open the data directory ${(error as Error).message}`);
   }
-  if (command !== 'init' && (await Organization.firstId(db)) === undefined) {
+  if (!create && (await Organization.firstId(db)) === undefined) {
     await db.close();
     fail(noOrganization);
   }
-  const counters = new Counters(db);
-  const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, Date.now(), print);
   const logger = pino({ level: 'warn' }, pino.destination(2));
-  const services = await buildServices({ config, logger, db, counters, org, clock: { now: () => Date.now() } });
-  if (pending) {
-    seedOrganization(services, pending, demo);
-    await services.commit(pending);
-  }
-  return { db, org, services, counters };
+  return { config, db, counters: new Counters(db), logger, clock: { now: () => Date.now() } };
 }
 
-interface Values {
-  email?: string;
-  name?: string;
-  role?: string;
-  password?: string;
-  demo?: boolean;
-  regenerate?: boolean;
-  rebuild?: boolean;
-  revoke?: boolean;
-  description?: string;
-}
-interface Session {
-  config: Config;
-  org: Organization;
-  services: Awaited<ReturnType<typeof buildServices>>;
-  counters: Counters;
+/** An organization command: the running server runs it, or (none running) this process on the data directory. */
+async function organizationCommand(config: Config, command: OrganizationCommand, options: AdminOptions): Promise<void> {
+  let lines: string[];
+  try {
+    lines = await requestCommand(config.dataDir, command, { ...options });
+  } catch (error) {
+    if (!(error instanceof ControlUnavailable)) fail(`${command} refused: ${(error as Error).message}`);
+    const parts = await openStore(config, false);
+    const host = standaloneHost(parts);
+    try {
+      lines = await runOrganizationCommand(host, command, options);
+    } catch (refusal) {
+      fail(`${command} refused: ${(refusal as Error).message}`);
+    } finally {
+      await host.close();
+      await parts.db.close();
+    }
+  }
+  for (const line of lines) print(line);
 }
 
-/** One admin command; its writes go into `tx`, committed by the caller. */
-async function runCommand(command: string, values: Values, { config, org, services, counters }: Session, tx: Transaction): Promise<void> {
-  const userByEmail = () => {
-    if (!values.email) fail('--email is required');
-    const user = org.users.byEmail(values.email);
-    if (!user) fail(`no user with email ${values.email}`);
-    return user;
-  };
-  switch (command) {
-    case 'init':
-      print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
-      break;
-    case 'create-user': {
-      if (!values.email || !values.name) fail('--email and --name are required');
-      // The API's rules (POST /users): address syntax, a free address, the name, the password minimum.
-      const { email, fullName } = refusedAs('create-user', () => checkNewUser(org, { email: values.email!, fullName: values.name!, password: values.password }));
-      const password = values.password ?? generatePassword();
-      const passwordHash = await hashPassword(password);
-      const user = createAccount(org, counters, tx, { email, fullName, role: roleOf(values.role), passwordHash, nowMs: Date.now() });
-      subscribeUsers(services, tx, [user], [...org.channels.all()].filter((channel) => channel.isDefault));
-      print(`created user ${user.id} ${user.deliveryEmail}`);
-      if (!values.password) print(`password: ${password}`);
-      print(`API key:  ${user.apiKey}`);
-      break;
-    }
-    case 'change-role': {
-      const user = userByEmail();
-      if (!values.role) fail('--role is required');
-      if (values.role === SPECIAL_PERMISSION) {
-        org.users.save({ ...user, canChangeUserEmails: !values.revoke }, tx);
-        print(`${user.deliveryEmail} ${values.revoke ? 'no longer has' : 'now has'} ${SPECIAL_PERMISSION}`);
-        break;
-      }
-      const role = roleOf(values.role);
-      if (user.role === Role.OWNER && role !== Role.OWNER && [...org.users.all()].filter((u) => u.isActive && u.role === Role.OWNER).length <= 1) {
-        fail('the owner role cannot be removed from the only organization owner');
-      }
-      changeRole(org, tx, user, role);
-      print(`${user.deliveryEmail} is now ${values.role}`);
-      break;
-    }
-    case 'reset-password': {
-      if (values.password !== undefined && !isLongEnoughPassword(values.password)) fail(`reset-password refused: ${PASSWORD_TOO_WEAK} (at least ${MIN_PASSWORD_LENGTH} characters)`);
-      const password = values.password ?? generatePassword();
-      const user = await setPassword(org, tx, userByEmail(), password);
-      print(`new password for ${user.deliveryEmail}: ${password}`);
-      break;
-    }
-    case 'api-key': {
-      let user = userByEmail();
-      if (values.regenerate) user = regenerateApiKey(org, tx, user);
-      print(user.apiKey);
-      break;
-    }
-    case 'organization': {
-      const realm = refusedAs('organization', () => setOrganizationProfile(org, tx, { name: values.name, description: values.description }));
-      print(`name: ${realm.name}`);
-      print(`description: ${realm.description}`);
-      break;
-    }
-    case 'list-users':
-      for (const user of org.users.all()) {
-        const kind = user.isBot ? 'bot' : (Object.entries(ROLE_NAMES).find(([, r]) => r === user.role)?.[0] ?? String(user.role));
-        print(`${user.id}\t${user.deliveryEmail}\t${user.fullName}\t${kind}${user.isActive ? '' : '\t(deactivated)'}`);
-      }
-      break;
-    case 'outbox':
-      await printOutbox(services);
-      break;
-    case 'search-index':
-      await searchIndex(services, Boolean(values.rebuild), print);
-      break;
-    default:
-      fail(`unknown command '${command}'\n\n${USAGE}`);
+/** A command on one organization (`--organization`, the root one by default), with the server stopped. */
+async function storeCommand(config: Config, command: string, { values }: CommandLine): Promise<void> {
+  const parts = await openStore(config, command === 'init');
+  const { db } = parts;
+  if (command === 'init') {
+    const { org, services } = await loadOrCreateOrganization(db, parts.counters, config, Date.now(), print, buildFor(parts));
+    print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
+    await closeServices(services);
+    return db.close();
   }
-}
-
-/** The mail kept in the store because no SMTP server is configured, links included. */
-async function printOutbox(services: Session['services']): Promise<void> {
-  const mails = await services.outbox.list();
-  for (const mail of mails) {
-    print(`--- mail ${mail.id}, queued ${new Date(mail.queuedAt * 1000).toISOString()}`);
-    print(`From: ${mail.from}`);
-    print(`To: ${mail.to}`);
-    print(`Subject: ${mail.subject}`);
-    print('');
-    print(mail.text);
-    print('');
-  }
-  print(`${mails.length} mail${mails.length === 1 ? '' : 's'} in the outbox${services.smtp ? ' (SMTP is configured: new mail is sent, not kept here)' : ''}`);
-}
-
-/** The search index's state, or (`--rebuild`) a new index made from every stored message, with a progress bar. */
-async function searchIndex(services: Services, rebuild: boolean, print: (line: string) => void): Promise<void> {
-  const total = await services.messages.count();
-  if (!rebuild) {
-    print(`search index: ${services.search.size()} messages indexed through id ${services.search.indexedThrough}; ${total} messages stored`);
-    return;
-  }
-  const started = performance.now();
-  const index = await rebuildSearchIndex(services, (done) => {
-    const width = 40;
-    const filled = total ? Math.round((done / total) * width) : width;
-    process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}`);
-  });
-  process.stderr.write('\n');
-  const seconds = (performance.now() - started) / 1000;
-  print(`search index rebuilt: ${index.size()} messages in ${seconds.toFixed(1)} s (${Math.round(index.size() / Math.max(seconds, 0.001))} messages/s)`);
-  await index.close();
+  const host = standaloneHost(parts);
+  const id = await organizationId(db, values.organization).catch((error: Error) => fail(error.message));
+  const services = await host.servicesOf(id);
+  const tx = new Transaction();
+  await ORGANIZATION_STORE_COMMANDS[command]!({ services, values: values as Values, tx, print, fail });
+  if (!tx.isEmpty) await services.commit(tx);
+  await host.close();
+  await db.close();
 }
 
 /** Asks the running server for the backup; without one, reads the data directory itself. */
-async function backup(dataDir: string, dir: string | undefined): Promise<void> {
-  if (!dir) fail('usage: npm run cli -- backup <dir>');
+async function backupCommand(config: Config, { positionals, values }: CommandLine): Promise<void> {
+  const dir = positionals[1];
+  const { dataDir } = config;
+  if (!dir) fail('usage: npm run cli -- backup <dir> [--organization <subdomain>]');
   let result: BackupResult;
   let via = 'the running server';
   try {
-    result = await requestBackup(dataDir, dir);
+    result = await requestBackup(dataDir, dir, values.organization);
   } catch (error) {
     if (!(error instanceof ControlUnavailable)) fail(`backup failed: ${(error as Error).message}`);
     if (!existsSync(join(dataDir, 'CURRENT'))) fail(`no database in ${dataDir}`);
@@ -293,18 +200,33 @@ async function backup(dataDir: string, dir: string | undefined): Promise<void> {
     }
     via = 'the data directory (no server running)';
     try {
-      result = await writeBackup(db, dir, new FileStore(join(dataDir, UPLOADS_DIR)));
+      result = await backup(db, uploadStoresOnDisk(dataDir), dir, values.organization);
     } catch (backupError) {
       fail(`backup failed: ${(backupError as Error).message}`);
     } finally {
       await db.close();
     }
   }
-  process.stdout.write(
-    `backup of ${dataDir} written to ${result.dir} from ${via}: ${result.entries} entries ` +
+  const scope = values.organization === undefined ? '' : ` (organization '${values.organization}')`;
+  print(
+    `backup of ${dataDir}${scope} written to ${result.dir} from ${via}: ${result.entries} entries ` +
       `(${result.omitted} of event queues left out) and ${result.files} uploaded file${result.files === 1 ? '' : 's'} ` +
-      `(${((result.bytes + result.fileBytes) / 1048576).toFixed(1)} MiB) in ${result.seconds.toFixed(2)} s\n`,
+      `(${((result.bytes + result.fileBytes) / 1048576).toFixed(1)} MiB) in ${result.seconds.toFixed(2)} s`,
   );
+}
+
+/** Puts a backup's organizations (or one) back into the data directory; the server must be stopped. */
+async function restoreCommand(config: Config, { positionals, values }: CommandLine): Promise<void> {
+  const dir = positionals[1];
+  if (!dir) fail('usage: npm run cli -- restore <dir> [--organization <subdomain>]');
+  try {
+    const restored = await restoreOrganizations(resolve(dir), config.dataDir, values.organization);
+    for (const entry of restored) {
+      print(`restored organization ${entry.id} '${entry.subdomain}' into ${config.dataDir}: ${entry.entries} entries, ${entry.files} uploaded file${entry.files === 1 ? '' : 's'} copied`);
+    }
+  } catch (error) {
+    fail(`restore refused: ${(error as Error).message}`);
+  }
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -1,44 +1,38 @@
 /**
- * Builds a running server from a configuration: store → organization → actors → HTTP.
- * `startServer` is what main.ts and the tests call; `stop` shuts down gracefully (stop
- * accepting, finish what is in flight, flush, close the database).
+ * Builds a running server from a configuration: the store, the first organization, the HTTP
+ * front that finds each request's organization by its host (organizations.ts), then the
+ * organizations with timed work. `startServer` is what main.ts and the tests call; `stop` shuts
+ * down gracefully (stop accepting, finish what is in flight, flush, close the database).
  */
-import { NotificationDelivery } from './actions/notification-delivery.js';
-import { startBouncerUpdates } from './actions/push-analytics.js';
 import type { Logger } from 'pino';
-import { bindRoutes } from './api/route.js';
-import { bindPages } from './api/pages.js';
-import { ROOT_ROUTES, ROUTES } from './api/routes.js';
-import { basicAuthenticator } from './queries/credentials.js';
-import { loadOrCreateOrganization, seedOrganization } from './bootstrap.js';
-import { buildServices } from './wiring.js';
-import { deliverScheduled } from './actions/scheduled-delivery.js';
-import { resumeExports } from './actions/realm-export.js';
-import { restoreQueues, startHousekeeping } from './events/housekeeping.js';
+import { loadOrCreateOrganization } from './bootstrap.js';
 import type { Config } from './config.js';
+import { clientAddress } from './domain/ip-ranges.js';
 import type { UserRecord } from './domain/users.js';
-import { HttpFront, type ServedRoute } from './http/front.js';
+import { HttpFront, Site, type ServedRoute } from './http/front.js';
 import { loadUws } from './http/native.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { compileValidators } from './http/validation.js';
+import { WebAssets } from './http/web-assets.js';
 import { createLogger, droppedLogLines } from './log.js';
-import { unusable } from './startup-failure.js';
-import { clientAddress } from './domain/ip-ranges.js';
-import { openControlChannel } from './ops/control.js';
-import { probePort } from './ops/port-probe.js';
-import { healthCheck } from './ops/health.js';
-import { emojiDataFile } from './queries/emoji-data.js';
-import { filesInUse } from './queries/stored-files.js';
+import { openControlChannel, type ControlChannel } from './ops/control.js';
 import { serveMetrics } from './ops/metrics-endpoint.js';
 import { ServerMetrics } from './ops/metrics.js';
-import { SCHEMAS } from '../schemas/registry.js';
-import { writeBackup } from './store/backup.js';
+import { probePort } from './ops/port-probe.js';
+import type { OrganizationRuntime, ServerParts } from './organization-runtime.js';
+import { Organizations } from './organizations.js';
+import { emojiDataFile } from './queries/emoji-data.js';
 import type { Clock, Services } from './services.js';
+import { unusable } from './startup-failure.js';
+import { backup, isOrganizationCommand, runOrganizationCommand } from './organization-admin.js';
+import { serverHost, serverUploads } from './admin-hosts.js';
+import { badRequest } from './domain/errors.js';
+import { Organization } from './store/organization.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
-import { checkStartupSpace } from './store/store-fault.js';
 import { makeDirectory } from './store/directories.js';
-import { WebAssets } from './http/web-assets.js';
+import { checkStartupSpace } from './store/store-fault.js';
+import { SCHEMAS } from '../schemas/registry.js';
 import { fileURLToPath } from 'node:url';
 
 /** The built web client (`npm run build:web`): dist/public beside this file's dist/src. */
@@ -56,8 +50,13 @@ export interface RunningServer {
   readonly port: number;
   /** Port of the `/metrics` listener; undefined when PARLEY_METRICS_PORT is unset. */
   readonly metricsPort: number | undefined;
+  /** The first organization's services (the root organization's, on a server that has one). */
   readonly services: Services;
-  /** What the HTTP front serves, read back from its router. */
+  /** Every organization of the server, loaded at its first request. */
+  readonly organizations: Organizations;
+  /** How many organizations with timed work were loaded after listening, once they are. */
+  readonly woken: Promise<number>;
+  /** What the HTTP front serves (for every organization alike), read back from the first one's routers. */
   readonly routes: readonly ServedRoute[];
   stop(): Promise<void>;
 }
@@ -67,133 +66,166 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? { now: () => Date.now() };
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
+  await checkStartup(config);
+  const db = await openDatabase(config, logger);
+  const validators = compileValidators(SCHEMAS);
+  const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators) };
+  const organizations = new Organizations(parts);
+  const first = await startFirstOrganization(organizations, parts, print);
+  const metrics = config.metricsPort === undefined ? undefined : serverMetrics(organizations, first, db, logger);
+  const front = new HttpFront<UserRecord>({
+    uws,
+    site: (host) => organizations.siteFor(host),
+    validators,
+    bodyLimitBytes: config.bodyLimitBytes,
+    rateLimits: rateLimits(config, clock),
+    logger,
+    observe: metrics?.observe,
+    staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
+    clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, config.trustedProxies),
+    webAsset: webClient(),
+  });
+  const { port, metricsEndpoint } = await listenOrAbandon(front, metrics, config, logger, async () => {
+    // Nothing was served: what started stops, and the database closes, before the error is told.
+    await organizations.stopWork();
+    await organizations.close();
+    await db.close();
+  });
+  const control = await openControl(parts, organizations, metrics);
+  const url = config.port === port ? config.externalUrl : config.externalUrl.replace(/:\d+$/, `:${port}`);
+  print(`Parley listening on ${url}`);
+  // Scheduled deliveries and notifications of organizations nobody has asked for yet.
+  const woken = organizations.wake().catch((error: unknown) => {
+    logger.error({ err: error }, 'waking organizations failed');
+    return 0;
+  });
+  const stop = stopper({ config, front, organizations, db, control, metrics, closeMetrics: () => metricsEndpoint?.close(), waking: woken });
+  return { url, port, metricsPort: metricsEndpoint?.port, services: first.services, organizations, woken, routes: first.site.served(), stop };
+}
 
+/** Ports, the data directory and its free space, each refused with its setting's name (exit code 2). */
+async function checkStartup(config: Config): Promise<void> {
   await probePort(config.host, config.port).catch(unusable('PARLEY_PORT', String(config.port)));
   if (config.metricsPort !== undefined) await probePort(config.host, config.metricsPort).catch(unusable('PARLEY_METRICS_PORT', String(config.metricsPort)));
   // A directory that cannot be made is named first; then a volume without room, which would fail
-  // inside LevelDB or later under load, is said now (exit code 2).
+  // inside LevelDB or later under load, is said now.
   await Promise.resolve(config.dataDir).then(makeDirectory).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   await checkStartupSpace(config.dataDir, config.minFreeBytes);
+}
+
+async function openDatabase(config: Config, logger: Logger): Promise<Database> {
   const db = await Database.open(config.dataDir, { sync: config.sync, recovery: { minFreeBytes: config.minFreeBytes } }).catch(unusable('PARLEY_DATA_DIR', config.dataDir));
   db.onStateChange = (writable, detail) => {
     if (writable) logger.warn({ detail }, 'store recovered: writes are accepted again');
     else logger.error({ reason: detail }, 'store write failed: writes are refused until the store is reopened');
   };
-  const counters = new Counters(db);
-  const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, clock.now(), print);
-  const services = await buildServices({ config, logger, db, counters, org, clock });
-  if (pending) {
-    seedOrganization(services, pending, demo);
-    await services.commit(pending);
-  }
-  const { actors, queues } = services;
-  const housekeepingParts = {
-    queues: services.queues,
-    write: services.write,
-    logger,
-    startedAt: services.startedAt,
-    heartbeatSeconds: config.heartbeatSeconds,
-    sweepSeconds: config.sweepSeconds,
-  };
-  // Uploads: what an interrupted write left behind goes, and so do files no record names.
-  await services.files.open();
-  await services.files.sweep(filesInUse(services));
-  await restoreQueues(housekeepingParts);
-  // Edits a crash kept from the index now; the messages above its indexed id in the background.
-  await services.search.start(await services.messages.newestId());
-  const housekeeping = startHousekeeping(housekeepingParts);
-  // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
-  const waiting = [...services.scheduled.all()].filter((record) => !record.failed).map((record) => ({ id: record.id, due: record.deliverAt }));
-  services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
-  // Data exports a stop or crash left pending: made now, or marked failed if they were under way.
-  await resumeExports(services);
-  // Notifications decided before a stop or crash go now; new ones as they are decided.
-  const notificationDelivery = new NotificationDelivery(services);
-  notificationDelivery.start();
-  const stopBouncerUpdates = startBouncerUpdates(services, config.pushBouncerUploadSeconds);
+  return db;
+}
 
-  const routes = bindRoutes(ROUTES, services);
-  const pages = bindPages(services);
+/**
+ * The root organization (or, on a server without one, the first), loaded now: on an empty data
+ * directory it is created, with its channels, as the first start always did.
+ */
+async function startFirstOrganization(organizations: Organizations, parts: ServerParts, print: (line: string) => void): Promise<OrganizationRuntime> {
+  const { db, counters, config, clock } = parts;
+  let first: OrganizationRuntime | undefined;
+  await loadOrCreateOrganization(db, counters, config, clock.now(), print, async (org, seed) => (first = await organizations.start(org, seed)).services);
+  return first!;
+}
+
+function serverMetrics(organizations: Organizations, first: OrganizationRuntime, db: Database, logger: Logger): ServerMetrics {
+  // Every organization has the same routes; the queue figures are the sum over those loaded.
+  const queues = {
+    stats: () => {
+      const total = { queues: 0, parkedPolls: 0, pendingEvents: 0, overflowed: 0 };
+      for (const services of organizations.services()) {
+        const stats = services.queues.stats();
+        for (const name of Object.keys(total) as (keyof typeof total)[]) total[name] += stats[name];
+      }
+      return total;
+    },
+  };
+  const { routes, pages = [] } = first.site.options;
   const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
-  const metrics = config.metricsPort === undefined ? undefined : new ServerMetrics({ routePaths, queues, db, droppedLogLines: () => droppedLogLines(logger) });
+  return new ServerMetrics({ routePaths, queues, db, droppedLogLines: () => droppedLogLines(logger) });
+}
+
+function rateLimits(config: Config, clock: Clock) {
+  if (!config.rateLimit) return undefined;
   const perSecond = () => clock.now() / 1000;
-  const webClient = WebAssets.load(WEB_CLIENT_DIR);
-  const front = new HttpFront<UserRecord>({
-    uws,
-    routes,
-    rootRoutes: bindRoutes(ROOT_ROUTES, services),
-    validators: compileValidators(SCHEMAS),
-    bodyLimitBytes: config.bodyLimitBytes,
-    authenticate: basicAuthenticator(services),
-    rateLimits: config.rateLimit
-      ? {
-          perUser: new RateLimiter({ max: 200, windowSeconds: 60 }, perSecond),
-          perIp: new RateLimiter({ max: 100, windowSeconds: 60 }, perSecond),
-          keyOf: (user) => String(user.id),
-        }
-      : undefined,
-    logger,
-    observe: metrics?.observe,
-    health: healthCheck(services),
-    staticResource: (path) => (path === emojiDataFile().path ? emojiDataFile() : undefined),
-    pages,
-    clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, config.trustedProxies),
-    webAsset: webClient ? (path, headers) => webClient.answer(path, headers) : undefined,
+  return {
+    perUser: new RateLimiter({ max: 200, windowSeconds: 60 }, perSecond),
+    perIp: new RateLimiter({ max: 100, windowSeconds: 60 }, perSecond),
+    keyOf: (user: UserRecord) => String(user.id),
+  };
+}
+
+function webClient() {
+  const assets = WebAssets.load(WEB_CLIENT_DIR);
+  return assets ? (path: string, headers: Parameters<WebAssets['answer']>[1]) => assets.answer(path, headers) : undefined;
+}
+
+/** The control socket: backups (of every organization or one), and the organization commands of the CLI. */
+function openControl(parts: ServerParts, organizations: Organizations, metrics: ServerMetrics | undefined): Promise<ControlChannel> {
+  const { config, db, logger } = parts;
+  const uploads = serverUploads(config.dataDir, () => organizations.services());
+  const admin = serverHost(parts, async (id) => {
+    const runtime = await organizations.load(Organization.subdomainOf(db, id) ?? '');
+    if (!runtime || runtime.services.org.id !== id) throw badRequest(`There is no organization ${id}.`);
+    return runtime.services;
   });
-  const { port, metricsEndpoint } = await listenOrAbandon(front, metrics, config, logger, async () => {
-    // Nothing was served: what started stops, and the database closes, before the error is told.
-    await Promise.all([services.scheduler.stop(), housekeeping.stop(), queues.close()]);
-    actors.stopAll();
-    await services.search.close();
-    await db.close();
-  });
-  const control = await openControlChannel(
+  return openControlChannel(
     config.dataDir,
     {
-      backup: async (dir) => {
-        const result = await writeBackup(db, dir, services.files);
+      backup: async (dir, organization) => {
+        const result = await backup(db, uploads, dir, organization);
         metrics?.backupDone(result, Date.now());
-        logger.info({ dir: result.dir, entries: result.entries, seconds: result.seconds }, 'backup written');
+        logger.info({ dir: result.dir, entries: result.entries, seconds: result.seconds, organization }, 'backup written');
         return result;
+      },
+      command: (name, options) => {
+        if (!isOrganizationCommand(name)) return Promise.reject(badRequest(`'${name}' runs with the server stopped`));
+        return runOrganizationCommand(admin, name, options);
       },
     },
     logger,
   );
-  const url = config.port === port ? config.externalUrl : config.externalUrl.replace(/:\d+$/, `:${port}`);
-  print(`Parley listening on ${url}`);
+}
 
+interface StopParts {
+  config: Config;
+  front: HttpFront<UserRecord>;
+  organizations: Organizations;
+  db: Database;
+  control: ControlChannel;
+  metrics: ServerMetrics | undefined;
+  closeMetrics: () => Promise<void> | undefined;
+  waking: Promise<unknown>;
+}
+
+/** The graceful stop, run once however often it is asked for. */
+function stopper(parts: StopParts): () => Promise<void> {
+  const { config, front, organizations, db, control, metrics } = parts;
   let stopping: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    metricsPort: metricsEndpoint?.port,
-    services,
-    routes: front.served(),
-    stop() {
-      stopping ??= (async () => {
-        // A load balancer polling /health sees 503 "stopping" while requests are still served, then the doors close.
-        front.drain();
-        if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
-        front.stopAccepting();
-        // No new backups; one in flight fails when the database closes, and leaves nothing behind.
-        const controlClosed = control.close();
-        // No delivery starts once stopping; those under way finish before the database closes.
-        await services.scheduler.stop();
-        stopBouncerUpdates();
-        await notificationDelivery.stop();
-        await housekeeping.stop();
-        await queues.close();
-        await front.idle();
-        front.closeConnections();
-        await services.thumbnails.idle();
-        actors.stopAll();
-        await services.search.close();
-        await db.close();
-        metrics?.detach();
-        await Promise.all([controlClosed, metricsEndpoint?.close()]);
-      })();
-      return stopping;
-    },
+  return () => {
+    stopping ??= (async () => {
+      // A load balancer polling /health sees 503 "stopping" while requests are still served, then the doors close.
+      front.drain();
+      if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1000));
+      front.stopAccepting();
+      // No new backups; one in flight fails when the database closes, and leaves nothing behind.
+      const controlClosed = control.close();
+      // No delivery starts once stopping; those under way finish before the database closes.
+      await organizations.stopWork();
+      await parts.waking;
+      await front.idle();
+      front.closeConnections();
+      await organizations.close();
+      await db.close();
+      metrics?.detach();
+      await Promise.all([controlClosed, parts.closeMetrics()]);
+    })();
+    return stopping;
   };
 }
 

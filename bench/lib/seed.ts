@@ -10,7 +10,7 @@ import { createAccount } from '../../src/actions/accounts.js';
 import { createChannel, subscribeUsers } from '../../src/actions/subscriptions.js';
 import { writeMessage } from '../../src/actions/message-send.js';
 import { idsAboveMarks, moveMarks, setRead } from '../../src/actions/read-state.js';
-import { loadOrCreateOrganization, seedOrganization } from '../../src/bootstrap.js';
+import { loadOrCreateOrganization } from '../../src/bootstrap.js';
 import { configFromEnv } from '../../src/config.js';
 import type { ChannelRecord } from '../../src/domain/channel-record.js';
 import { hashPassword } from '../../src/domain/credentials.js';
@@ -21,7 +21,7 @@ import type { Services } from '../../src/services.js';
 import { Counters } from '../../src/store/counters.js';
 import { Database } from '../../src/store/database.js';
 import { Transaction } from '../../src/store/transaction.js';
-import { buildServices } from '../../src/wiring.js';
+import { buildFor } from '../../src/admin-hosts.js';
 
 export interface Credentials {
   id: number;
@@ -47,12 +47,8 @@ export class Seeder {
     const config = configFromEnv({ PARLEY_DATA_DIR: dataDir, PARLEY_DEMO: '1', PARLEY_SYNC: '0' });
     const db = await Database.open(dataDir, { sync: false });
     const counters = new Counters(db);
-    const { org, pending, demo } = await loadOrCreateOrganization(db, counters, config, Date.now(), () => {});
-    const services = await buildServices({ config, logger: pino({ level: 'silent' }), db, counters, org, clock: { now: () => Date.now() } });
-    if (pending) {
-      seedOrganization(services, pending, demo);
-      await services.commit(pending);
-    }
+    const { services } = await loadOrCreateOrganization(db, counters, config, Date.now(), () => {},
+      buildFor({ config, logger: pino({ level: 'silent' }), db, counters, clock: { now: () => Date.now() } }));
     return new Seeder(services, db);
   }
 

@@ -12,18 +12,19 @@ import { generateApiKey, hashPassword } from '../domain/credentials.js';
 import { newUserRecord, type UserRecord } from '../domain/users.js';
 import { ApiError } from '../domain/errors.js';
 import { Organization } from '../store/organization.js';
+import { organizationUrl } from '../domain/organization-hosts.js';
 import { Transaction } from '../store/transaction.js';
 
 /** Builds a new organization with its system groups; the caller commits `tx`. */
 export function createOrganization(
   counters: Counters,
   tx: Transaction,
-  options: { name: string; description?: string; url: string; nowMs: number; settings?: Partial<RealmRecord['settings']> },
+  options: { name: string; description?: string; /** The server's root URL (PARLEY_EXTERNAL_URL). */ rootUrl: string; nowMs: number; settings?: Partial<RealmRecord['settings']>; /** '' (the default) for the root organization. */ subdomain?: string },
 ): Organization {
   const realmId = counters.nextServerId('realm', tx);
   const realm: RealmRecord = {
     id: realmId,
-    stringId: '',
+    subdomain: options.subdomain ?? '',
     name: options.name,
     description: options.description ?? '',
     deactivated: false,
@@ -31,7 +32,7 @@ export function createOrganization(
     systemGroups: {} as Record<SystemGroupName, number>,
     settings: { ...REALM_DEFAULTS, ...options.settings },
   };
-  const org = new Organization(realm, options.url);
+  const org = new Organization(realm, organizationUrl(options.rootUrl, realm.subdomain));
   const ids = new Map<string, number>();
   for (const definition of SYSTEM_GROUPS) ids.set(definition.name, counters.nextRealmId(org.id, 'group', tx));
   for (const definition of SYSTEM_GROUPS) {
@@ -50,7 +51,7 @@ export function createOrganization(
     realm.systemGroups[definition.name] = group.id;
     org.groups.save(group, tx);
   }
-  Organization.index(realmId, tx);
+  Organization.index(realmId, realm.subdomain, tx);
   org.saveRealm(realm, tx);
   return org;
 }

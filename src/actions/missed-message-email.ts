@@ -75,7 +75,7 @@ function mailFor(services: Services, user: UserRecord, bucket: Bucket, secret: s
     // Zulip: the user's choice, within what the organization allows.
     showContent: settingOn(user, 'message_content_in_email_notifications') && realmSetting(org.realm, 'message_content_allowed_in_email_notifications') !== false,
     realmNameInSubject: user.settings.realm_name_in_email_notifications_policy === 2,
-    unsubscribeUrl: `${config.externalUrl}/accounts/unsubscribe/missed_messages/${unsubscribeToken(secret, user.id)}`,
+    unsubscribeUrl: `${org.url}/accounts/unsubscribe/missed_messages/${unsubscribeToken(secret, user.id)}`,
   });
 }
 

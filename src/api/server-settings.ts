@@ -35,7 +35,7 @@ export function getServerSettings(services: Services, _request: Request<typeof s
     realm_url: org.url,
     realm_uri: org.url,
     realm_name: org.realm.name,
-    realm_icon: realmIconUrl(org.realm.stringId),
+    realm_icon: realmIconUrl(org.realm.subdomain),
     realm_description: renderedRealmDescription(org.realm.description),
     realm_web_public_access_enabled:
       realmSetting(org.realm, 'web_public_streams_enabled') && realmSetting(org.realm, 'enable_spectator_access'),

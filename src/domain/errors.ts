@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'INVALID_API_KEY'
   | 'USER_DEACTIVATED'
   | 'REALM_DEACTIVATED'
+  /** Zulip's InvalidSubdomainError: the request's host names no organization. */
+  | 'NONEXISTENT_SUBDOMAIN'
   | 'AUTHENTICATION_FAILED'
   | 'RATE_LIMIT_HIT'
   | 'BAD_EVENT_QUEUE_ID'

@@ -9,8 +9,11 @@ import type { LinkifierRecord, PlaygroundRecord } from './linkifiers.js';
 
 export interface RealmRecord {
   id: number;
-  /** Unique short name (Zulip's `string_id`); empty for the root organization. */
-  stringId: string;
+  /**
+   * The organization's subdomain (Zulip's `string_id`): `a` lives at `a.<root host>`; empty for
+   * the root organization. Records written before subdomains existed read as '' (store/organization.ts).
+   */
+  subdomain: string;
   name: string;
   description: string;
   deactivated: boolean;
@@ -168,8 +171,8 @@ export function realmGroupSetting(realm: RealmRecord, key: string): GroupSetting
 }
 
 /** The default organization icon: a Gravatar identicon of the organization's short name. */
-export function realmIconUrl(stringId: string): string {
-  return `https://secure.gravatar.com/avatar/${gravatarHash(stringId)}?d=identicon`;
+export function realmIconUrl(subdomain: string): string {
+  return `https://secure.gravatar.com/avatar/${gravatarHash(subdomain)}?d=identicon`;
 }
 
 /** The organization description as HTML; none is empty (as Zulip's), never a placeholder. */

@@ -60,6 +60,7 @@ export class EventQueues {
   private backlog: Backlog | undefined;
 
   private readonly db: Database;
+  private readonly removeRider: () => void;
 
   constructor(
     private readonly log: EventLog,
@@ -70,7 +71,7 @@ export class EventQueues {
     // Acknowledgements and log pruning ride along with the writes the server makes anyway:
     // restart then reads only what some queue still needs, at no cost of a write per poll.
     this.db = log.db;
-    this.db.riders = () => this.bookkeeping();
+    this.removeRider = this.db.addRider(() => this.bookkeeping());
     // A failed write lost the bookkeeping it carried: every acknowledgement is written again.
     this.db.onReopen(() => {
       for (const queue of this.queues.values()) this.unsaved.add(queue);
@@ -398,6 +399,8 @@ export class EventQueues {
   async close(): Promise<void> {
     for (const queue of this.queues.values()) if (queue.state === 'polling') queue.heartbeat();
     await this.persist();
+    // The database is the server's and outlives this organization's queues.
+    this.removeRider();
   }
 }
 

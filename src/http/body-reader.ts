@@ -6,6 +6,7 @@
 import { ApiError } from '../domain/errors.js';
 import { ANSWER_AT_ONCE_PAST_BYTES } from './body-drain.js';
 import { DRAIN_LIMIT_BYTES, type Exchange, type Exchanges } from './exchange.js';
+import { onBody } from './request-head.js';
 
 /** A route's own body limit and the refusal to answer when a body exceeds it. */
 export interface BodyLimit {
@@ -42,7 +43,7 @@ export function readBody(
   exchanges.track(ex);
   const chunks: Buffer[] = [];
   let size = 0;
-  ex.res.onData((chunk, isLast) => {
+  onBody(ex.res, ex.held, (chunk, isLast) => {
     if (ex.aborted) return;
     size += chunk.byteLength;
     if (size > limit) {

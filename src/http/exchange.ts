@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import { errorBody, internalError, statusLine, successBody } from './envelope.js';
 import type { RateDecision } from './rate-limit.js';
+import { onBody, type HeldBody } from './request-head.js';
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 
 export { DRAIN_LIMIT_BYTES };
@@ -47,6 +48,8 @@ export interface Exchange {
   ignored?: readonly string[];
   /** Set for pages: errors are answered in this format, not in the API's envelope. */
   errorFormat: ErrorFormat | undefined;
+  /** The body's first chunks, kept while the request waited for its organization to load. */
+  held?: HeldBody;
 }
 
 export interface ExchangeOptions {
@@ -99,7 +102,15 @@ export class Exchanges implements DeferredWriter {
     if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
-  private resume(ex: Exchange): void {
+  /** Stops reading the connection (see `awaitAnswer`); `write` reads it again. */
+  pause(ex: Exchange): void {
+    if (ex.paused) return;
+    (ex.res as unknown as Pausable).pause();
+    ex.paused = true;
+  }
+
+  /** Reads the connection again (after a pause while the request waited). */
+  resume(ex: Exchange): void {
     if (!ex.paused) return;
     ex.paused = false;
     (ex.res as unknown as Pausable).resume();
@@ -112,8 +123,7 @@ export class Exchanges implements DeferredWriter {
    */
   awaitAnswer<T>(ex: Exchange, result: Promise<T>, then: (value: T) => void): void {
     this.track(ex);
-    (ex.res as unknown as Pausable).pause();
-    ex.paused = true;
+    this.pause(ex);
     result.then(
       (value) => {
         try {
@@ -187,7 +197,7 @@ export class Exchanges implements DeferredWriter {
     ex.bodyPending = false;
     this.track(ex);
     let drained = 0;
-    ex.res.onData((chunk, isLast) => {
+    onBody(ex.res, ex.held, (chunk, isLast) => {
       if (ex.aborted) return;
       drained += chunk.byteLength;
       if (isLast || drained > DRAIN_LIMIT_BYTES) this.write(ex, status, body, headers, true);

@@ -1,25 +1,30 @@
 /**
- * The HTTP front on uWebSockets.js: its contract (routes, requests, options) and the dispatch.
- * One catch-all uWS handler reads the request synchronously, finds the route, authenticates,
- * applies rate limits, has the body read and parsed, validates parameters against the
- * endpoint's schema and calls the handler. `onRequest` is the one place that guarantees the uWS
- * rule (STACK-NOTES #1): when the callback returns, the request was either answered or has
- * `onAborted` registered, whatever the route or handler did. The pieces: exchange.ts (answering
- * once), body-reader.ts, not-served.ts (405 and OPTIONS), pages.ts, static-files.ts. What uWS
- * 20.30 refuses before JavaScript sees a request is listed in docs/http-robustness.md.
+ * The HTTP front on uWebSockets.js: its options and the dispatch. One catch-all uWS handler finds
+ * the request's site (its organization, by the Host header: site.ts; a request whose organization
+ * is loading is held: request-head.ts), reads the request synchronously, finds the route,
+ * authenticates, applies rate limits, has the body read and parsed, validates parameters against
+ * the endpoint's schema and calls the handler. `onRequest` is the one place that guarantees the
+ * uWS rule (STACK-NOTES #1): when the callback returns, the request was either answered or has
+ * `onAborted` registered, whatever the route or handler did. The pieces: contract.ts (routes and
+ * requests), exchange.ts (answering once), body-reader.ts, not-served.ts (405 and OPTIONS),
+ * pages.ts, static-files.ts. What uWS 20.30 refuses before JavaScript sees a request is listed
+ * in docs/http-robustness.md.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import { clientFromUserAgent, copyHead, hasBody, HeldBody, isJson, readRaw, type RequestHead } from './request-head.js';
+import type { ApiRequest, RawRequest, Route } from './contract.js';
+import { Site, type Compiled, type HealthAnswer, type ServedRoute, type SiteOptions } from './site.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import { readBody, type BodyLimit } from './body-reader.js';
 import { Exchanges, type Exchange } from './exchange.js';
 import type { UwsModule } from './native.js';
 import { allowedMethods, answerNotServed } from './not-served.js';
-import { servePage, type PageContext, type PageRoute } from './pages.js';
+import { errorPage, servePage, type PageContext, type PageRoute } from './pages.js';
 import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from './params.js';
 import { rateLimitHit, type RateLimiter } from './rate-limit.js';
 import { Deferred, type HandlerResult } from '../shared/handler-result.js';
-import { METHODS, Router, type HttpMethod } from './router.js';
+import { METHODS, type HttpMethod } from './router.js';
 import { serveStatic, STATIC_PREFIX, type StaticResource } from './static-files.js';
 import type { ParamValidator } from './validation.js';
 import type { WebAnswer, WebRequestHeaders } from './web-assets.js';
@@ -27,77 +32,24 @@ import type { WebAnswer, WebRequestHeaders } from './web-assets.js';
 export type { BodyLimit } from './body-reader.js';
 export type { PageAnswer, PageRequest, PageRoute } from './pages.js';
 export type { StaticResource } from './static-files.js';
+export { Site, type HealthAnswer, type ServedRoute, type SiteOptions } from './site.js';
+export type { ApiRequest, RawRequest, Route } from './contract.js';
+export { clientFromUserAgent } from './request-head.js';
 
 const API_PREFIX = '/api/v1';
 /** uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT (missing from the 20.30 typings): bind without SO_REUSEPORT. */
 const LISTEN_EXCLUSIVE_PORT = 1;
 
-export interface ApiRequest<P, Params = Record<string, unknown>> {
-  readonly method: HttpMethod;
-  readonly path: string;
-  /** Validated parameters, path parameters included. */
-  readonly params: Params;
-  /** The authenticated user or bot; always set on routes with `auth: 'user'`. */
-  readonly principal: P | undefined;
-  readonly userAgent: string;
-  /** The client's name (Zulip's `client`): the `client` parameter, else the User-Agent's product name. */
-  readonly client: string;
-  /** Files sent as multipart parts with a file name (routes with `files: true`; empty otherwise). */
-  readonly files: readonly UploadedFile[];
-  /** The request's `Range` header ('' when none). */
-  readonly range: string;
-  /** Routes with `raw: true` (webhooks): the headers, and a JSON body as sent (it is not parsed into parameters). */
-  readonly raw?: RawRequest;
-  /** Binds a response that the handler will finish later (long-polls). */
-  defer(): Deferred;
-}
-
-export interface Route<P> {
-  method: HttpMethod;
-  /** Path pattern below /api/v1 (see router.ts for parameter syntax). */
-  path: string;
-  /** The `$id` of the endpoint's schema (schemas/). */
-  schema: string;
-  /** `user`: credentials required; `none`: no credentials; `optional`: either (public access). */
-  auth: 'user' | 'none' | 'optional';
-  /** Multipart parts with a file name arrive in `files`, not as parameters. */
-  files?: boolean;
-  /** Replaces the server's body limit for this route (read per request: it may follow a setting). */
-  bodyLimit?: () => BodyLimit;
-  /** Webhooks: the view gets the headers and a JSON body as sent (`ApiRequest.raw`). */
-  raw?: boolean;
-  /** Incoming webhook bots may use this route with their key (Zulip's `allow_incoming_webhooks`: sending). */
-  incomingWebhookBots?: boolean;
-  handler: (request: ApiRequest<P>) => HandlerResult | Promise<HandlerResult>;
-}
-
-/** What a webhook view reads beyond parameters: third parties put events in headers and JSON in bodies. */
-export interface RawRequest {
-  /** Header names in lower case. */
-  headers: Readonly<Record<string, string>>;
-  /** The body when it was `application/json` (else ''): parsed by the view, which knows its shape. */
-  json: string;
-}
-
-/** A route as served: its pattern as the router holds it, the schema's name and the authentication. */
-export interface ServedRoute {
-  method: HttpMethod;
-  path: string;
-  schema: string;
-  auth: Route<unknown>['auth'];
-  /** A root route: `path` is from the server's root, not below /api/v1 (uploaded files). */
-  root: boolean;
-}
-
-export interface FrontOptions<P> {
+/**
+ * The front's settings. One site (`routes`, `authenticate`, `pages`, `health`: see SiteOptions)
+ * serves every host; or `site` finds each request's site by its Host header: a site, a promise
+ * of one while its organization loads, or undefined for a host that names no organization.
+ */
+export interface FrontOptions<P> extends Partial<SiteOptions<P>> {
   uws: UwsModule;
-  routes: Route<P>[];
-  /** Routes outside /api/v1, their paths from the root (`/user_uploads/...`): served alike, listed by `served()` with `root`. */
-  rootRoutes?: Route<P>[];
+  site?: (host: string) => Site<P> | Promise<Site<P> | undefined> | undefined;
   validators: Map<string, ParamValidator>;
   bodyLimitBytes: number;
-  /** Resolves Basic credentials to a principal or throws the ApiError to answer. */
-  authenticate: (authorization: string, route: { incomingWebhookBots: boolean }) => P;
   rateLimits?: { perUser: RateLimiter; perIp: RateLimiter; keyOf: (principal: P) => string };
   logger: Logger;
   /**
@@ -105,12 +57,8 @@ export interface FrontOptions<P> {
    * route's path pattern (or 'unmatched'), the status and the seconds since the request arrived.
    */
   observe?: (method: string, route: string, status: number, seconds: number) => void;
-  /** Answers `GET /health` (outside /api/v1, no credentials) while the server accepts requests. */
-  health?: () => HealthAnswer;
   /** Files served without credentials below `/static/` (the emoji data clients fetch at start). */
   staticResource?: (path: string) => StaticResource | undefined;
-  /** Pages outside /api/v1; their errors are answered as HTML. */
-  pages?: PageRoute[];
   /** The web client's files and pages (web-assets.ts), asked for GETs nothing else serves. */
   webAsset?: (path: string, headers: WebRequestHeaders) => WebAnswer | undefined;
   /** The client's address for per-address limits, from the peer's and X-Forwarded-For (see domain/ip-ranges). */
@@ -119,11 +67,6 @@ export interface FrontOptions<P> {
 
 /** The port is taken (by another process, or another server of this one). */
 export class PortUnavailable extends Error {}
-
-export interface HealthAnswer {
-  status: number;
-  body: Record<string, unknown>;
-}
 
 /** Non-API path of the health check, as load balancers and orchestrators expect one. */
 const HEALTH_PATH = '/health';
@@ -136,27 +79,19 @@ export const FRONT_PATHS: readonly { method: HttpMethod; path: string; view: str
   { method: 'GET', path: STATIC_PREFIX + '{file:path}', view: 'staticResource' },
 ];
 
-/** Every header of a webhook's request, read while `req` is valid. */
-function readRaw(req: HttpRequest): { headers: Record<string, string>; json: string } {
-  const headers: Record<string, string> = {};
-  req.forEach((name, value) => {
-    headers[name.toLowerCase()] = value;
-  });
-  return { headers, json: '' };
-}
-
-const isJson = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
-
-interface Compiled<P> {
-  route: Route<P>;
-  validator: ParamValidator;
-}
+/** Zulip's InvalidSubdomainError: the Host names no organization of this server. */
+const invalidSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
+/** Zulip's page for a host without an organization (zerver/invalid_realm.html), for what is not the API. */
+const noOrganizationPage = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404);
+const NO_CREDENTIALS = (): never => {
+  throw new ApiError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
+};
 
 export class HttpFront<P> {
   private readonly app: TemplatedApp;
-  private readonly router = new Router<Compiled<P>>();
-  private readonly pages = new Router<PageRoute>();
-  private readonly rootRouter = new Router<Compiled<P>>();
+  /** The site of a front that serves one site for every host (no `site` option). */
+  private readonly single: Site<P> | undefined;
+  private readonly siteOf: (host: string) => Site<P> | Promise<Site<P> | undefined> | undefined;
   private readonly exchanges: Exchanges;
   private readonly pageContext: PageContext;
   private listenSocket: us_listen_socket | undefined;
@@ -164,16 +99,14 @@ export class HttpFront<P> {
   private draining = false;
 
   constructor(private readonly options: FrontOptions<P>) {
-    const add = (router: Router<Compiled<P>>, routes: readonly Route<P>[]) => {
-      for (const route of routes) {
-        const validator = options.validators.get(route.schema);
-        if (!validator) throw new Error(`route ${route.method} ${route.path}: no schema '${route.schema}'`);
-        router.add(route.method, route.path, { route, validator });
-      }
-    };
-    add(this.router, options.routes);
-    add(this.rootRouter, options.rootRoutes ?? []);
-    for (const page of options.pages ?? []) this.pages.add(page.method, page.path, page);
+    if (options.site) {
+      this.siteOf = options.site;
+    } else {
+      const { routes = [], rootRoutes, pages, authenticate = NO_CREDENTIALS, health } = options;
+      const single = new Site<P>({ routes, rootRoutes, pages, authenticate, health }, options.validators);
+      this.single = single;
+      this.siteOf = () => single;
+    }
     this.exchanges = new Exchanges({ logger: options.logger, observe: options.observe });
     this.pageContext = {
       exchanges: this.exchanges,
@@ -197,11 +130,9 @@ export class HttpFront<P> {
     });
   }
 
-  /** Every route this front serves, as its router holds them. */
+  /** Every route a front of one site serves, as its routers hold them (see Site.served for the others). */
   served(): ServedRoute[] {
-    const list = (router: Router<Compiled<P>>, root: boolean) =>
-      [...router.routes()].map(({ method, pattern, route: { route } }) => ({ method, path: pattern, schema: route.schema, auth: route.auth, root }));
-    return [...list(this.router, false), ...list(this.rootRouter, true)];
+    return this.single?.served() ?? [];
   }
 
   /** Starts the drain before a stop: `/health` answers 503 "stopping" while requests are still served. */
@@ -236,19 +167,43 @@ export class HttpFront<P> {
     const url = req.getUrl();
     const ex = this.exchanges.open(res, method, url);
     try {
-      this.route(ex, req, method, url);
+      const site = this.siteOf(req.getHeader('host'));
+      if (site instanceof Promise) this.hold(ex, req, method, url, site);
+      else this.route(ex, site, req, method, url);
     } catch (error) {
       this.exchanges.refuse(ex, error);
     }
     if (!ex.aborted && !ex.tracked) this.exchanges.track(ex);
   }
 
-  private route(ex: Exchange, req: HttpRequest, method: string, url: string): void {
-    const contentLength = req.getHeader('content-length');
-    const transferEncoding = req.getHeader('transfer-encoding');
-    ex.bodyPending = (contentLength !== '' && contentLength !== '0') || transferEncoding !== '';
-    if (url === HEALTH_PATH && this.options.health) {
-      this.health(ex, method, this.options.health);
+  /**
+   * A request whose organization is loading: its head is copied, its body kept as it comes,
+   * the connection paused; once the site is there it is routed as any other.
+   */
+  private hold(ex: Exchange, req: HttpRequest, method: string, url: string, loading: Promise<Site<P> | undefined>): void {
+    const head = copyHead(req);
+    this.exchanges.track(ex);
+    if (hasBody(head)) ex.held = new HeldBody(ex.res);
+    this.exchanges.pause(ex);
+    loading.then(
+      (site) => {
+        if (ex.aborted) return;
+        this.exchanges.resume(ex);
+        try {
+          this.route(ex, site, head, method, url);
+        } catch (error) {
+          this.exchanges.refuse(ex, error);
+        }
+      },
+      (error: unknown) => this.exchanges.refuse(ex, error),
+    );
+  }
+
+  private route(ex: Exchange, site: Site<P> | undefined, req: RequestHead, method: string, url: string): void {
+    ex.bodyPending = hasBody(req);
+    const health = site?.options.health;
+    if (url === HEALTH_PATH && health) {
+      this.health(ex, method, health);
       return;
     }
     const resource = url.startsWith(STATIC_PREFIX) ? this.options.staticResource?.(url) : undefined;
@@ -258,13 +213,18 @@ export class HttpFront<P> {
     }
     if (!this.accepting) throw new ApiError('BAD_REQUEST', 'Server is shutting down', 503);
     const inApi = url.startsWith(API_PREFIX + '/');
+    if (!site) {
+      if (inApi) throw invalidSubdomain();
+      ex.errorFormat = errorPage;
+      throw noOrganizationPage();
+    }
     const path = inApi ? url.slice(API_PREFIX.length) : url;
-    const page = inApi ? undefined : this.pages.match(url);
+    const page = inApi ? undefined : site.pages.match(url);
     if (page) {
       servePage(this.pageContext, ex, req, method, page);
       return;
     }
-    const match = inApi ? this.router.match(path) : this.rootRouter.match(path);
+    const match = inApi ? site.router.match(path) : site.rootRouter.match(path);
     if (!match && !inApi && (method === 'GET' || method === 'HEAD') && this.options.webAsset) {
       const headers = { accept: req.getHeader('accept'), acceptEncoding: req.getHeader('accept-encoding'), ifNoneMatch: req.getHeader('if-none-match') };
       const asset = this.options.webAsset(url, headers);
@@ -282,6 +242,7 @@ export class HttpFront<P> {
 
     // Everything needed from `req` is read now: it is invalid once this callback returns.
     const authorization = req.getHeader('authorization');
+    const contentLength = req.getHeader('content-length');
     const contentType = req.getHeader('content-type');
     const userAgent = req.getHeader('user-agent');
     // Only the file routes (outside /api/v1) answer ranges: API requests skip the native call.
@@ -289,7 +250,7 @@ export class HttpFront<P> {
     const raw: RawParams = {};
     parseUrlEncoded(req.getQuery() ?? '', raw);
 
-    const principal = this.authenticate(ex, compiled.route, authorization, req);
+    const principal = this.authenticate(ex, site, compiled.route, authorization, req);
 
     // Parsed into only for routes that take files; the others share one empty list.
     const files: UploadedFile[] = compiled.route.files ? [] : NO_FILES;
@@ -315,25 +276,25 @@ export class HttpFront<P> {
     this.exchanges.answerAfterBody(ex, answer.status, JSON.stringify(answer.body), { 'Cache-Control': 'no-store' });
   }
 
-  private authenticate(ex: Exchange, route: Route<P>, authorization: string, req: HttpRequest): P | undefined {
+  private authenticate(ex: Exchange, site: Site<P>, route: Route<P>, authorization: string, req: RequestHead): P | undefined {
     const limits = this.options.rateLimits;
     if (route.auth === 'none' || (route.auth === 'optional' && authorization === '')) {
       this.limitByAddress(ex, req);
       return undefined;
     }
-    const principal = this.options.authenticate(authorization, { incomingWebhookBots: route.incomingWebhookBots === true });
-    if (limits) this.applyRateLimit(ex, limits.perUser, limits.keyOf(principal));
+    const principal = site.options.authenticate(authorization, { incomingWebhookBots: route.incomingWebhookBots === true });
+    if (limits) this.applyRateLimit(ex, limits.perUser, (site.options.rateKeyPrefix ?? '') + limits.keyOf(principal));
     return principal;
   }
 
   /** Counts the request against its client's address (read now: `req` is invalid once the uWS callback returns). */
-  private limitByAddress(ex: Exchange, req: HttpRequest): void {
+  private limitByAddress(ex: Exchange, req: RequestHead): void {
     const limits = this.options.rateLimits;
     if (limits) this.applyRateLimit(ex, limits.perIp, this.addressOf(ex, req));
   }
 
   /** The client's address: the peer's, or the one trusted proxies name in X-Forwarded-For. */
-  private addressOf(ex: Exchange, req: HttpRequest): string {
+  private addressOf(ex: Exchange, req: RequestHead): string {
     const peer = Buffer.from(ex.res.getRemoteAddressAsText()).toString();
     return this.options.clientAddress ? this.options.clientAddress(peer, req.getHeader('x-forwarded-for')) : peer;
   }
@@ -379,10 +340,4 @@ export class HttpFront<P> {
     if (result instanceof Promise) this.exchanges.awaitAnswer(ex, result, (value) => this.exchanges.deliver(ex, value, ignored));
     else this.exchanges.deliver(ex, result, ignored);
   }
-}
-
-/** `ZulipPython/0.9.0 (Linux)` → `ZulipPython`; no User-Agent → `Unspecified`. */
-export function clientFromUserAgent(userAgent: string): string {
-  const product = userAgent.trim().split(/[\/\s]/, 1)[0];
-  return product || 'Unspecified';
 }

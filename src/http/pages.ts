@@ -3,10 +3,10 @@
  * read from the query string and the body, HTML out; their errors are pages too, never framed,
  * never cached, and the link's key never sent on as a Referer.
  */
-import type { HttpRequest } from '@trufflesuite/uws-js-unofficial';
 import type { ApiError } from '../domain/errors.js';
 import { escapeHtml } from '../domain/html.js';
 import type { Exchange, Exchanges } from './exchange.js';
+import type { RequestHead } from './request-head.js';
 import type { UwsModule } from './native.js';
 import { allowedMethods, answerNotServed } from './not-served.js';
 import { parseBody, parseUrlEncoded, type RawParams } from './params.js';
@@ -43,7 +43,7 @@ const PAGE_HEADERS: Record<string, string> = {
 };
 
 /** The page for an error the front itself answers on a page route (rate limit, body too large, a failure). */
-function errorPage(error: ApiError): [string, Record<string, string>] {
+export function errorPage(error: ApiError): [string, Record<string, string>] {
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Error</title></head><body><p>${escapeHtml(error.message)}</p></body></html>`;
   return [html, { ...error.headers, ...PAGE_HEADERS }];
 }
@@ -53,13 +53,13 @@ export interface PageContext {
   exchanges: Exchanges;
   uws: UwsModule;
   /** Applies the per-address rate limit (throws the refusal). */
-  limitByAddress(ex: Exchange, req: HttpRequest): void;
+  limitByAddress(ex: Exchange, req: RequestHead): void;
   /** Reads the body with the server's limit (see body-reader.ts). */
   readBody(ex: Exchange, contentLength: string, done: (body: Buffer) => void): void;
 }
 
 /** A page route: no credentials, limited per address; the form read from the query and the body. */
-export function servePage(context: PageContext, ex: Exchange, req: HttpRequest, method: string, match: Match<PageRoute>): void {
+export function servePage(context: PageContext, ex: Exchange, req: RequestHead, method: string, match: Match<PageRoute>): void {
   const { exchanges } = context;
   ex.errorFormat = errorPage;
   const wanted = (method === 'HEAD' ? 'GET' : method) as HttpMethod;

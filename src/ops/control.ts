@@ -1,6 +1,7 @@
 /**
  * The local control channel: HTTP on a unix socket inside the data directory, through which
- * `npm run cli -- backup` asks a running server (which holds LevelDB's lock) for a backup.
+ * `npm run cli -- backup` asks a running server (which holds LevelDB's lock) for a backup, and
+ * the organization commands (create, list, deactivate) are run by it (`POST /command`).
  * It is never reachable from the network; who may use it is decided by filesystem permissions:
  * the socket is created owner-only (mode 0600), like the data it gives access to.
  */
@@ -8,6 +9,7 @@ import { lstatSync, unlinkSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { ApiError } from '../domain/errors.js';
 import { BackupTargetError, type BackupResult } from '../store/backup.js';
 import { DirectoryError } from '../store/directories.js';
 
@@ -16,8 +18,10 @@ export const CONTROL_SOCKET = 'control.sock';
 const MAX_SOCKET_PATH = 107;
 
 export interface ControlHandlers {
-  /** Writes a backup of the store to the absolute path `dir`. */
-  backup(dir: string): Promise<BackupResult>;
+  /** Writes a backup of the store (or of the organization at that subdomain) to the absolute path `dir`. */
+  backup(dir: string, organization?: string): Promise<BackupResult>;
+  /** Runs an administration command; resolves with the lines the operator reads (an ApiError is a refusal). */
+  command?(name: string, options: Record<string, string>): Promise<string[]>;
 }
 
 /** The control socket of a data directory: the absolute path, or the relative one if only that fits (or undefined). */
@@ -51,8 +55,14 @@ export async function openControlChannel(dataDir: string, handlers: ControlHandl
 
 function listen(path: string, dataDir: string, handlers: ControlHandlers, logger: Logger): Promise<ControlChannel> {
   let busy = false;
+  // Commands run one at a time: a creation checks its subdomain, then writes, with awaits between.
+  let commands: Promise<unknown> = Promise.resolve();
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'POST' || req.url !== '/backup') return reply(res, 404, { result: 'error', msg: 'Unknown control request (POST /backup {"dir": ...})' });
+    if (req.method === 'POST' && req.url === '/command' && handlers.command) {
+      const run = (commands = commands.then(() => runCommand(req, res, handlers.command!, logger)));
+      return void run;
+    }
+    if (req.method !== 'POST' || req.url !== '/backup') return reply(res, 404, { result: 'error', msg: 'Unknown control request (POST /backup {"dir": ...}, POST /command {"command": ...})' });
     if (busy) return reply(res, 409, { result: 'error', msg: 'A backup is already running' });
     busy = true;
     readJson(req)
@@ -61,7 +71,8 @@ function listen(path: string, dataDir: string, handlers: ControlHandlers, logger
         if (typeof dir !== 'string' || !isAbsolute(dir)) throw new BackupTargetError('"dir" must be an absolute path');
         const inside = relative(resolve(dataDir), dir);
         if (!inside.startsWith('..') && !isAbsolute(inside)) throw new BackupTargetError('the backup cannot go inside the data directory');
-        return handlers.backup(dir);
+        const organization = (body as { organization?: unknown }).organization;
+        return handlers.backup(dir, typeof organization === 'string' ? organization : undefined);
       })
       .then(
         (result) => reply(res, 200, { result: 'success', msg: '', ...result }),
@@ -97,6 +108,26 @@ function listen(path: string, dataDir: string, handlers: ControlHandlers, logger
       process.umask(umask);
     }
   });
+}
+
+/** One command: its refusal (an ApiError) is told as a 400, anything else is logged and a 500. */
+function runCommand(req: IncomingMessage, res: ServerResponse, command: NonNullable<ControlHandlers['command']>, logger: Logger): Promise<void> {
+  return readJson(req)
+    .then((body) => {
+      const { command: name, options } = (body ?? {}) as { command?: unknown; options?: unknown };
+      if (typeof name !== 'string') throw new ApiError('BAD_REQUEST', '"command" must be a string');
+      const given = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
+      const strings = Object.fromEntries(Object.entries(given).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      return command(name, strings);
+    })
+    .then(
+      (lines) => reply(res, 200, { result: 'success', msg: '', lines }),
+      (error: unknown) => {
+        const refused = error instanceof ApiError || error instanceof BackupTargetError;
+        if (!refused) logger.error({ err: error }, 'control command failed');
+        reply(res, refused ? 400 : 500, { result: 'error', msg: (error as Error).message });
+      },
+    );
 }
 
 function removeStaleSocket(path: string): void {
@@ -137,13 +168,22 @@ function readJson(req: IncomingMessage): Promise<unknown> {
 export class ControlUnavailable extends Error {}
 
 /** Asks the server running on `dataDir` for a backup into `dir` (made absolute here, against this process's cwd). */
-export function requestBackup(dataDir: string, dir: string): Promise<BackupResult> {
-  const body = JSON.stringify({ dir: resolve(dir) });
+export function requestBackup(dataDir: string, dir: string, organization?: string): Promise<BackupResult> {
+  return ask<BackupResult>(dataDir, '/backup', { dir: resolve(dir), organization });
+}
+
+/** Asks the server running on `dataDir` to run an administration command; resolves with its lines. */
+export async function requestCommand(dataDir: string, command: string, options: Record<string, string | undefined>): Promise<string[]> {
+  return (await ask<{ lines: string[] }>(dataDir, '/command', { command, options })).lines;
+}
+
+function ask<T>(dataDir: string, path: string, fields: Record<string, unknown>): Promise<T> {
+  const body = JSON.stringify(fields);
   const socketPath = controlSocketPath(dataDir);
   if (socketPath === undefined) return Promise.reject(new ControlUnavailable('the data directory path is too long for a unix socket'));
   return new Promise((done, reject) => {
     const req = request(
-      { socketPath, method: 'POST', path: '/backup', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      { socketPath, method: 'POST', path, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -155,7 +195,7 @@ export function requestBackup(dataDir: string, dir: string): Promise<BackupResul
           } catch {
             return reject(new Error(`the server answered ${res.statusCode} without JSON`));
           }
-          if (res.statusCode === 200) done(answer as unknown as BackupResult);
+          if (res.statusCode === 200) done(answer as unknown as T);
           else reject(new Error(String(answer.msg)));
         });
       },

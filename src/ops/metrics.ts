@@ -10,7 +10,8 @@ import type { Database } from '../store/database.js';
 export interface MetricsSources {
   /** Path patterns of every API route: the only values the `route` label may take, with /health. */
   routePaths: Iterable<string>;
-  queues: EventQueues;
+  /** The event queues' figures (summed over the organizations loaded). */
+  queues: Pick<EventQueues, 'stats'>;
   db: Database;
   /** Log lines dropped because the log destination failed or stalled (see log.ts). */
   droppedLogLines?: () => number;

@@ -77,7 +77,7 @@ function realmDocument(services: Services, users: readonly UserRecord[], groupRe
   ];
   const groups = [...org.groups.all()];
   return {
-    zerver_realm: [{ id: org.id, string_id: org.realm.stringId, name: org.realm.name, description: org.realm.description, deactivated: org.realm.deactivated, date_created: org.realm.dateCreated, ...org.realm.settings }],
+    zerver_realm: [{ id: org.id, string_id: org.realm.subdomain, name: org.realm.name, description: org.realm.description, deactivated: org.realm.deactivated, date_created: org.realm.dateCreated, ...org.realm.settings }],
     zerver_userprofile: users.filter((u) => u.isActive).map((u) => userRow(services, u)),
     zerver_userprofile_mirrordummy: users.filter((u) => !u.isActive).map((u) => userRow(services, u)),
     zerver_userprofile_crossrealm: [],

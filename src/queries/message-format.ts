@@ -101,7 +101,7 @@ export function formatMessage(services: Services, record: MessageRecord, viewerI
     reactions: record.reactions.map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId })),
     submessages: (record.submessages ?? []).map((s) => submessageObject(record.id, s)),
     ...senderFields(services, record.senderId, format.clientGravatar),
-    sender_realm_str: services.org.realm.stringId,
+    sender_realm_str: services.org.realm.subdomain,
     display_recipient: displayRecipient(services, record),
     type: record.type,
     content_type: format.applyMarkdown ? 'text/html' : 'text/x-markdown',

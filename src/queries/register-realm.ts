@@ -85,7 +85,7 @@ function realmFields(services: Services): Record<string, unknown> {
     realm_welcome_message_custom_text: setting('welcome_message_custom_text'),
     realm_is_zephyr_mirror_realm: false,
     realm_authentication_methods: { Email: { enabled: true, available: true } },
-    realm_icon_url: realmIconUrl(realm.stringId),
+    realm_icon_url: realmIconUrl(realm.subdomain),
     realm_icon_source: 'G',
     realm_logo_url: '/static/images/logo/zulip-org-logo.svg?version=0',
     realm_logo_source: 'D',

@@ -7,10 +7,23 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DirectoryError, reasonOf } from './directories.js';
-import type { FileStore } from './files.js';
+import { FileStore, uploadsDir } from './files.js';
 
 /** Name of the uploads directory inside a data directory (and so inside a backup). */
 export const UPLOADS_DIR = 'uploads';
+
+/** The file stores of a data directory's organizations (each has its own, see `uploadsDir`). */
+export interface UploadStores {
+  /** The organization's store: the running server's instance when it is loaded (its removals can be held). */
+  of(realmId: number, subdomain: string): FileStore;
+  /** Keeps every file of every store in use until the returned release (taken with a backup's snapshot). */
+  hold(): () => void;
+}
+
+/** The stores of a data directory no server runs on: nothing removes files meanwhile. */
+export function uploadStoresOnDisk(dataDir: string): UploadStores {
+  return { of: (realmId, subdomain) => new FileStore(uploadsDir(dataDir, realmId, subdomain)), hold: () => () => undefined };
+}
 
 async function syncPath(path: string): Promise<void> {
   const handle = await open(path, constants.O_RDONLY);
@@ -21,12 +34,11 @@ async function syncPath(path: string): Promise<void> {
   }
 }
 
-/** Copies the stored files into `<target>/uploads`; resolves with how many and their bytes. */
-export async function copyStoredFiles(files: FileStore, target: string): Promise<{ files: number; bytes: number }> {
-  const root = join(target, UPLOADS_DIR);
+/** Copies the stored files (those `wanted`, or all) into the uploads directory `root`; resolves with how many and their bytes. */
+export async function copyStoredFiles(files: FileStore, root: string, wanted?: (name: string) => boolean): Promise<{ files: number; bytes: number }> {
   const made = new Set<string>();
   let bytes = 0;
-  const names = await files.storedFiles();
+  const names = (await files.storedFiles()).filter((name) => !wanted || wanted(name));
   for (const name of names) {
     const to = join(root, name);
     const dir = dirname(to);

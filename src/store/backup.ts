@@ -4,13 +4,15 @@
  * started on it as it is.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { copyStoredFiles } from './backup-files.js';
+import { copyStoredFiles, UPLOADS_DIR, type UploadStores } from './backup-files.js';
 import { DirectoryError, makeDirectory, reasonOf } from './directories.js';
-import type { FileStore } from './files.js';
+import { uploadsDir } from './files.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Level } from 'level';
 import type { Database, SnapshotReader } from './database.js';
 import { realmKeys } from './keys.js';
+import { encode } from './codec.js';
+import { fileHashCollector, indexCollector, indexKeysOf, organizationRange, SERVER_COUNTER_KEYS, storedFileOf } from './organization-scope.js';
 
 export interface BackupResult {
   /** Absolute path of the backup. */
@@ -24,6 +26,12 @@ export interface BackupResult {
   files: number;
   fileBytes: number;
   seconds: number;
+}
+
+/** One organization to back up (restore.ts puts it back into a data directory holding others). */
+export interface BackupScope {
+  realmId: number;
+  subdomain: string;
 }
 
 /** The target cannot take a backup (it holds something); nothing was written. */
@@ -67,8 +75,11 @@ export function checkBackupTarget(dir: string): string {
  * everything acknowledged before this call and nothing acknowledged after. The copy is written
  * beside the target and renamed into place once complete and synced, so `dir` either holds a
  * whole backup or does not exist (a failed or interrupted backup leaves nothing behind).
+ * Each organization's files go to its own uploads directory in the backup, as in a data directory.
+ * With `scope`, only that organization: its keys, its index entries, the server's counters and
+ * the files its records name.
  */
-export async function writeBackup(db: Database, dir: string, files: FileStore): Promise<BackupResult> {
+export async function writeBackup(db: Database, dir: string, uploads: UploadStores, scope?: BackupScope): Promise<BackupResult> {
   const target = checkBackupTarget(dir);
   // Where the backup goes must exist and take a directory, or the backup fails now, naming the path.
   const parent = makeDirectory(dirname(target));
@@ -79,14 +90,50 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
     throw new DirectoryError(partial, `cannot be written: ${reasonOf(error)}`);
   }
   // Taken together, before any await: the files the snapshot names stay until they are copied.
-  const reader = db.snapshot();
-  const releaseFiles = files.holdRemovals();
+  const reader = db.snapshot(scope && organizationRange(scope.realmId));
+  const releaseFiles = uploads.hold();
   const started = performance.now();
+  try {
+    const copied = await copyEntries(db, reader, partial, scope);
+    const files = { files: 0, bytes: 0 };
+    for (const { id, subdomain, wanted } of copied.organizations) {
+      const some = await copyStoredFiles(uploads.of(id, subdomain), uploadsDir(partial, id, subdomain), wanted);
+      files.files += some.files;
+      files.bytes += some.bytes;
+    }
+    // The organizations' directories sit below the uploads directory: their names must be durable too.
+    for (const below of [join(partial, UPLOADS_DIR, 'organizations'), join(partial, UPLOADS_DIR)]) if (existsSync(below)) syncDirectory(below);
+    checkBackupTarget(target); // nobody filled it meanwhile
+    // rename(2) replaces an empty directory; the parent is synced so that the new name survives a crash.
+    renameSync(partial, target);
+    syncDirectory(dirname(target));
+    const { entries, omitted, bytes } = copied;
+    return { dir: target, entries, omitted, bytes, files: files.files, fileBytes: files.bytes, seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    throw error;
+  } finally {
+    releaseFiles();
+    await reader.close();
+  }
+}
+
+interface CopiedEntries {
+  entries: number;
+  omitted: number;
+  bytes: number;
+  /** The organizations whose files go with the entries (and which of their files, when not all). */
+  organizations: { id: number; subdomain: string; wanted?: (name: string) => boolean }[];
+}
+
+/** Copies the snapshot's entries (but the event queues) into a new LevelDB at `partial`, and with `scope` the organization's server entries. */
+async function copyEntries(db: Database, reader: SnapshotReader, partial: string, scope: BackupScope | undefined): Promise<CopiedEntries> {
+  const named = scope && fileHashCollector(scope.realmId);
+  const index = indexCollector();
   let copy: Level<Buffer, Buffer> | undefined;
   let entries = 0;
   let omitted = 0;
   let bytes = 0;
-  let copied = { files: 0, bytes: 0 };
   try {
     copy = new Level<Buffer, Buffer>(partial, { keyEncoding: 'buffer', valueEncoding: 'buffer', errorIfExists: true });
     await copy.open();
@@ -101,6 +148,7 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
       if (read.length === 0) break;
       ahead = readAhead(reader); // the next page is read while this one is written
       const page = read.filter(([key]) => !isEventState(key));
+      for (const [key, value] of page) (named ?? index).take(key, value);
       omitted += read.length - page.length;
       if (page.length === 0) continue;
       if (held) await native._batch(puts(held), { sync: false });
@@ -108,22 +156,30 @@ export async function writeBackup(db: Database, dir: string, files: FileStore): 
       entries += page.length;
       for (const [key, value] of page) bytes += key.byteLength + value.byteLength;
     }
+    // An organization's entries in the server's index, read after its snapshot: the counters
+    // are then at least what its ids reached.
+    if (scope) {
+      const server = serverEntries(db, scope);
+      entries += server.length;
+      held = [...(held ?? []), ...server];
+    }
     if (held) await native._batch(puts(held), { sync: true });
     await copy.close();
-    copied = await copyStoredFiles(files, partial);
-    checkBackupTarget(target); // nobody filled it meanwhile
-    // rename(2) replaces an empty directory; the parent is synced so that the new name survives a crash.
-    renameSync(partial, target);
-    syncDirectory(dirname(target));
   } catch (error) {
     await copy?.close().catch(() => undefined);
-    rmSync(partial, { recursive: true, force: true });
     throw error;
-  } finally {
-    releaseFiles();
-    await reader.close();
   }
-  return { dir: target, entries, omitted, bytes, files: copied.files, fileBytes: copied.bytes, seconds: (performance.now() - started) / 1000 };
+  const organizations = scope && named ? [{ id: scope.realmId, subdomain: scope.subdomain, wanted: storedFileOf(named.hashes) }] : index.organizations;
+  return { entries, omitted, bytes, organizations };
+}
+
+function serverEntries(db: Database, scope: BackupScope): [Buffer, Buffer][] {
+  const entries: [Buffer, Buffer][] = [];
+  for (const key of [...indexKeysOf(scope.realmId, scope.subdomain), ...SERVER_COUNTER_KEYS]) {
+    const value = db.get(key);
+    if (value !== undefined) entries.push([Buffer.from(key), encode(value)]);
+  }
+  return entries;
 }
 
 function readAhead(reader: SnapshotReader): Promise<[Buffer, Buffer][]> {

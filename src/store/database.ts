@@ -101,11 +101,11 @@ export class Database {
   /** Called after each LevelDB write with its op count and duration (metrics). */
   onFlush: ((ops: number, seconds: number) => void) | undefined;
   /**
-   * Ops that ride along with each LevelDB write, after its batches, without causing one
-   * (bookkeeping that may lag: event queue acknowledgements, pruned log entries). They are
-   * written straight to disk, never through the overlay.
+   * Sources of ops that ride along with each LevelDB write, after its batches, without causing
+   * one (bookkeeping that may lag: event queue acknowledgements, pruned log entries), one per
+   * organization at work. They are written straight to disk, never through the overlay.
    */
-  riders: (() => readonly BatchOp[]) | undefined;
+  private readonly riders = new Set<() => readonly BatchOp[]>();
 
   private native: NativeBatch;
   private readonly sync: boolean;
@@ -131,6 +131,12 @@ export class Database {
   /** Why the store cannot write (undefined while it can). */
   get unavailable(): Readonly<StoreFailure> | undefined {
     return this.failure;
+  }
+
+  /** Adds a source of rider ops (see `riders`); returns its removal. */
+  addRider(rider: () => readonly BatchOp[]): () => void {
+    this.riders.add(rider);
+    return () => this.riders.delete(rider);
   }
 
   /** Registers a step to run after each recovery, before the first write is accepted. */
@@ -201,10 +207,11 @@ export class Database {
   /**
    * A reader of every raw entry (key and value bytes, undecoded) in one LevelDB snapshot taken
    * by this call: it holds every batch acknowledged before and nothing written after (backups).
-   * The caller must close it.
+   * The caller must close it. With `range`, only the keys in it (one organization's backup).
    */
-  snapshot(): SnapshotReader {
-    const iterator = this.db.iterator<Buffer, Buffer>({ keyEncoding: 'buffer', valueEncoding: 'buffer' });
+  snapshot(range?: { gte: string; lt: string }): SnapshotReader {
+    const bounds = range ? { gte: Buffer.from(range.gte), lt: Buffer.from(range.lt) } : {};
+    const iterator = this.db.iterator<Buffer, Buffer>({ keyEncoding: 'buffer', valueEncoding: 'buffer', ...bounds });
     return { next: (size) => iterator.nextv(size), close: () => iterator.close() };
   }
 
@@ -258,7 +265,7 @@ export class Database {
     this.queued = [];
     this.waiters = [];
     try {
-      for (const op of this.riders?.() ?? []) {
+      for (const op of [...this.riders].flatMap((rider) => rider())) {
         ops.push(op.type === 'put' ? { type: 'put', key: op.key, value: encode(op.value), source: RIDER } : { type: 'del', key: op.key, source: RIDER });
       }
       this.writes++;

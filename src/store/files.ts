@@ -10,6 +10,16 @@ import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ByteRange } from '../domain/uploads.js';
 
+/**
+ * An organization's upload directory: the root organization's is `<data dir>/uploads`, as it was
+ * before a server held several; each other one has its own below it, so that one organization's
+ * sweep (files no record of its own names) never sees another's files.
+ */
+export function uploadsDir(dataDir: string, realmId: number, subdomain: string): string {
+  const root = join(dataDir, 'uploads');
+  return subdomain === '' ? root : join(root, 'organizations', String(realmId));
+}
+
 export const sha256Of = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
 async function fsyncDirectory(path: string): Promise<void> {

@@ -51,6 +51,11 @@ export const serverKeys = {
   counter: (name: string) => `server!counter!${name}`,
   realmIndex: (realmId: number) => `server!realm!${pad(realmId)}`,
   realmIndexPrefix: 'server!realm!',
+  /** An organization's id by its subdomain ('' for the root organization). */
+  subdomain: (subdomain: string) => `server!subdomain!${escapePart(subdomain)}`,
+  /** Organizations with timed work waiting (scheduled messages, notifications), loaded after the server listens. */
+  wake: (realmId: number) => `server!wake!${pad(realmId)}`,
+  wakePrefix: 'server!wake!',
   /** Written by the store's recovery to prove that a write reaches the disk again. */
   probe: 'server!probe',
 };

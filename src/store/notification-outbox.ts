@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Counters } from './counters.js';
+import { WakeIndex } from './wake-index.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import { RecordBook } from './record-book.js';
@@ -73,6 +74,13 @@ export class NotificationOutbox {
     this.jobs = new RecordBook({ prefix: keys.pushJobPrefix, key: (job) => keys.pushJob(job.id), id: (job) => job.id });
   }
 
+  /** Whether a push or a missed-message email waits to be delivered. */
+  get waiting(): boolean {
+    if (this.jobs.size > 0) return true;
+    for (const items of this.mail.values()) if (items.size > 0) return true;
+    return false;
+  }
+
   /** Reads every pending job, batch and standing push (start-up). */
   async load(): Promise<void> {
     await this.jobs.load(this.db);
@@ -114,7 +122,9 @@ export class NotificationOutbox {
     return this.notifiers;
   }
 
+  /** Tells delivery after the commit; the organization wakes after a restart (store/wake-index.ts). */
   private changed(tx: Transaction): void {
+    WakeIndex.mark(this.realmId, tx);
     tx.afterCommit.push(() => this.onChange?.());
   }
 

@@ -6,15 +6,23 @@
 import type { ScheduledMessageRecord } from '../domain/scheduled-messages.js';
 import { realmKeys } from './keys.js';
 import { MultiIndex, RecordBook } from './record-book.js';
+import type { Transaction } from './transaction.js';
+import { WakeIndex } from './wake-index.js';
 
 export class ScheduledMessages extends RecordBook<number, ScheduledMessageRecord> {
   /** By sender, for the owner's lists. */
   private readonly senders: MultiIndex<ScheduledMessageRecord>;
 
-  constructor(realmId: number) {
+  constructor(private readonly realmId: number) {
     const keys = realmKeys(realmId);
     super({ prefix: keys.scheduledMessagePrefix, key: (record) => keys.scheduledMessage(record.id), id: (record) => record.id });
     this.senders = this.indexBy(new MultiIndex((record: ScheduledMessageRecord) => [record.senderId]));
+  }
+
+  override save(record: ScheduledMessageRecord, tx: Transaction): void {
+    super.save(record, tx);
+    // A waiting delivery wakes its organization after a restart (store/wake-index.ts).
+    if (!record.failed) WakeIndex.mark(this.realmId, tx);
   }
 
   /** A sender's records, in no particular order. */

@@ -1,4 +1,5 @@
 /** A small HTTP client for black-box tests: form-encoded parameters, Basic auth, JSON answers. */
+import { hostFetch } from './host-fetch.js';
 
 export interface ApiResponse {
   status: number;
@@ -23,10 +24,12 @@ export class Api {
     readonly baseUrl: string,
     readonly email?: string,
     readonly apiKey?: string,
+    /** The Host header to send (an organization's host while connecting to the server's address); the URL's by default. */
+    readonly host?: string,
   ) {}
 
   as(email: string, apiKey: string): Api {
-    return new Api(this.baseUrl, email, apiKey);
+    return new Api(this.baseUrl, email, apiKey, this.host);
   }
 
   get authorization(): string | undefined {
@@ -41,7 +44,7 @@ export class Api {
     const allHeaders: Record<string, string> = { ...headers };
     if (this.authorization) allHeaders.authorization = this.authorization;
     if (hasBody && encoded) allHeaders['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined });
+    const response = await hostFetch(url, { method, headers: allHeaders, body: hasBody && encoded ? encoded : undefined, host: this.host });
     const text = await response.text();
     let body: any = text;
     try {

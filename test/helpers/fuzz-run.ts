@@ -7,18 +7,23 @@
  */
 import { describeChanges, type StateChange } from './state-digest.js';
 import fc from 'fast-check';
+import { hostFetch } from './host-fetch.js';
 import { describeRequest, requestArbitrary, routeArbitraries, toWire, type EndpointSchema, type FuzzPools, type FuzzRequest } from './fuzz-requests.js';
 
 /** A server under fuzz: where it answers, what it holds, and whether it is still there. */
 export interface FuzzTarget {
   readonly url: string;
+  /** The Host header to send (an organization's host); the URL's when absent. */
+  readonly host?: string;
+  /** Checks an answer's text for what must not be in it (another organization's secrets); the finding, or undefined. */
+  leakIn?(text: string): string | undefined;
   /** Routes, users (with keys) and channels as the server has them now. */
   pools(): Promise<Pick<FuzzPools, 'routes' | 'users' | 'channels'>>;
   /** What changed in the server's state since the previous call. */
   changes(): Promise<StateChange[]>;
 }
 
-export type Property = 'no-answer' | '5xx' | 'envelope' | 'refused-changed';
+export type Property = 'no-answer' | '5xx' | 'envelope' | 'refused-changed' | 'leak';
 
 export interface FuzzFailure {
   property: Property;
@@ -116,7 +121,8 @@ async function sendAndCheck(target: FuzzTarget, pools: FuzzPools, figures: FuzzF
   let contentType = '';
   let text = '';
   try {
-    const response = await fetch(wire.url, {
+    const response = await hostFetch(wire.url, {
+      host: target.host,
       method: wire.method,
       headers: wire.headers,
       body: wire.body,
@@ -144,6 +150,8 @@ async function sendAndCheck(target: FuzzTarget, pools: FuzzPools, figures: FuzzF
   if (status >= 500) fail('5xx', text.slice(0, 300), status);
   const envelope = envelopeProblem(request, status, contentType, text);
   if (envelope) fail('envelope', envelope, status);
+  const leak = target.leakIn?.(text);
+  if (leak) fail('leak', leak, status);
 
   const changes = await target.changes();
   if ((status < 200 || status >= 300) && changes.length > 0) fail('refused-changed', `${status} ${text.slice(0, 160)} → ${describeChanges(changes)}`, status);

@@ -27,7 +27,7 @@ export function poolsOf(services: Services): Pick<FuzzPools, 'routes' | 'users' 
 }
 
 /** Reactivates every deactivated human user and bot, as an owner would. */
-async function reactivateEveryone(services: Services): Promise<void> {
+export async function reactivateEveryone(services: Services): Promise<void> {
   const owner = { ...[...services.org.users.all()][0]!, role: Role.OWNER };
   for (const user of [...services.org.users.all()]) {
     if (!user.isActive && !user.isSystemBot) await reactivateUser(services, owner, user);

@@ -33,7 +33,7 @@ export function directory(extra: GroupRecord[] = []): GroupLookup & { all(): Gro
 }
 
 export const realmWith = (settings: Partial<Record<string, unknown>> = {}): RealmRecord => ({
-  id: 1, stringId: '', name: 'Test', description: '', deactivated: false, dateCreated: 0, systemGroups,
+  id: 1, subdomain: '', name: 'Test', description: '', deactivated: false, dateCreated: 0, systemGroups,
   settings: { ...REALM_DEFAULTS, ...settings } as RealmSettings,
 });
 

@@ -22,10 +22,11 @@ export interface StateChange {
  * Keys whose changes are allowed anywhere: counters (a refused request may skip ids), the
  * event log and queue descriptors (acknowledgements, polls, sweeps), and the search index's marks of
  * edited messages (deleted once the index has them), and the notification outbox (decided after a
- * request's write is durable, in a batch of its own; emptied as notifications go). Presence is not stored.
+ * request's write is durable, in a batch of its own; emptied as notifications go), with the server's
+ * mark of organizations that have such timed work (store/wake-index.ts). Presence is not stored.
  */
 export function isBookkeepingKey(key: string): boolean {
-  return /^(server|\d+)!(counter|ev|queue|sdirty|npush|nmail|nactive)!/.test(key);
+  return /^(server|\d+)!(counter|ev|queue|sdirty|npush|nmail|nactive|wake)!/.test(key);
 }
 
 /** JSON with object keys sorted, so that equal records give equal text whatever their key order. */

@@ -1,5 +1,6 @@
 /** Uploading files and fetching them as a client does: multipart bodies, Basic auth, raw answers. */
 import type { Api, ApiResponse } from './client.js';
+import { hostFetch } from './host-fetch.js';
 
 /** POST /api/v1/user_uploads (or another upload path below /api/v1) with one file part (or several, or none). */
 export async function upload(api: Api, files: { name: string; data: Buffer | string; type?: string }[] | { name: string; data: Buffer | string; type?: string }, path = '/user_uploads'): Promise<ApiResponse> {
@@ -9,7 +10,7 @@ export async function upload(api: Api, files: { name: string; data: Buffer | str
   }
   const headers: Record<string, string> = {};
   if (api.authorization) headers.authorization = api.authorization;
-  const response = await fetch(`${api.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: form });
+  const response = await hostFetch(`${api.baseUrl}/api/v1${path}`, { method: 'POST', headers, body: form, host: api.host });
   const text = await response.text();
   let body: any = text;
   try {
@@ -37,6 +38,6 @@ export interface RawResponse {
 export async function fetchRaw(api: Api, path: string, options: { headers?: Record<string, string>; anonymous?: boolean; method?: string } = {}): Promise<RawResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (api.authorization && !options.anonymous) headers.authorization = api.authorization;
-  const response = await fetch(`${api.baseUrl}${path}`, { method: options.method ?? 'GET', headers });
+  const response = await hostFetch(`${api.baseUrl}${path}`, { method: options.method ?? 'GET', headers, host: api.host });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }

@@ -220,7 +220,7 @@ test('GET /messages', async (t) => {
       id, sender_id: 4, content: '<p>/me waves <strong>boldly</strong></p>', recipient_id: org.channels.get(fetchChannel)!.recipientId,
       timestamp: seconds(), client: 'ZulipPython', subject: 'objects', topic_links: [], is_me_message: true, reactions: [],
       submessages: [], sender_email: 'hamlet@example.com', sender_full_name: 'King Hamlet', avatar_url: null,
-      sender_realm_str: org.realm.stringId, display_recipient: 'Fetch', type: 'stream', content_type: 'text/html', flags: [],
+      sender_realm_str: org.realm.subdomain, display_recipient: 'Fetch', type: 'stream', content_type: 'text/html', flags: [],
       stream_id: fetchChannel,
     });
     const listed = await othello.get('/messages', { anchor: id, narrow: [['stream', 'Fetch']] });

@@ -34,7 +34,11 @@ const TOP_LEVEL: Record<string, readonly string[]> = {
   log: [],
   'demo-organization': ['domain'],
   // The admin CLI and start-up write through actions/, never through api/.
-  cli: ['actions', 'queries', 'actors', 'store', 'events', 'domain', 'shared', 'services', 'config', 'wiring', 'log', 'bootstrap', 'ops', 'http', 'config-values'],
+  cli: ['actions', 'queries', 'actors', 'store', 'events', 'domain', 'shared', 'services', 'config', 'wiring', 'log', 'bootstrap', 'ops', 'http', 'config-values', 'cli-commands', 'organization-admin', 'admin-hosts'],
+  // The organization commands (CLI and control socket), where they run, and the CLI's commands on one organization.
+  'organization-admin': ['actions', 'domain', 'services', 'store', 'config'],
+  'admin-hosts': ['actions', 'organization-admin', 'domain', 'services', 'store', 'config', 'wiring'],
+  'cli-commands': ['actions', 'domain', 'ops', 'services', 'store'],
   bootstrap: ['actions', 'store', 'domain', 'services', 'config', 'demo-organization'],
 };
 

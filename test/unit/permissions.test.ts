@@ -82,7 +82,7 @@ function buildGroups(): GroupLookup {
 const groups = buildGroups();
 
 const realmWith = (settings: Partial<Record<string, unknown>> = {}): RealmRecord => ({
-  id: 1, stringId: '', name: 'Test', description: '', deactivated: false, dateCreated: 0, systemGroups,
+  id: 1, subdomain: '', name: 'Test', description: '', deactivated: false, dateCreated: 0, systemGroups,
   settings: { ...REALM_DEFAULTS, ...settings } as RealmSettings,
 });
 const realm = realmWith();

@@ -1,0 +1,135 @@
+/**
+ * One organization at work: its services, its background work (event queues restored and kept,
+ * the scheduler, notification delivery, bouncer updates, the search index) and the site the HTTP
+ * front serves for it. Started when the organization is first asked for (organizations.ts);
+ * stopped in two steps at shutdown, around the front's last requests.
+ */
+import type { Logger } from 'pino';
+import { NotificationDelivery } from './actions/notification-delivery.js';
+import { startBouncerUpdates } from './actions/push-analytics.js';
+import { deliverScheduled } from './actions/scheduled-delivery.js';
+import { resumeExports } from './actions/realm-export.js';
+import { clearWakeMarkIfIdle } from './actions/timed-work.js';
+import { bindPages } from './api/pages.js';
+import { bindRoutes } from './api/route.js';
+import { ROOT_ROUTES, ROUTES } from './api/routes.js';
+import type { Config } from './config.js';
+import type { UserRecord } from './domain/users.js';
+import { restoreQueues, startHousekeeping, type HousekeepingParts } from './events/housekeeping.js';
+import type { Site, SiteOptions } from './http/front.js';
+import { healthCheck } from './ops/health.js';
+import { basicAuthenticator } from './queries/credentials.js';
+import { filesInUse } from './queries/stored-files.js';
+import type { Clock, Services } from './services.js';
+import type { Counters } from './store/counters.js';
+import type { Database } from './store/database.js';
+import type { Organization } from './store/organization.js';
+import { buildServices } from './wiring.js';
+
+/** What every organization of the server shares. */
+export interface ServerParts {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  counters: Counters;
+  clock: Clock;
+  /** Compiles a site's routes (with the front's validators). */
+  compileSite: (options: SiteOptions<UserRecord>) => Site<UserRecord>;
+}
+
+interface BackgroundWork {
+  stop(): Promise<void>;
+}
+
+export class OrganizationRuntime {
+  private constructor(
+    readonly services: Services,
+    readonly site: Site<UserRecord>,
+    private readonly work: BackgroundWork,
+  ) {}
+
+  /**
+   * Builds the organization's services, runs `seed` (a new organization's first writes), starts
+   * its background work and compiles its site. What started is stopped again if a step fails.
+   */
+  static async start(parts: ServerParts, org: Organization, seed?: (services: Services) => Promise<void>): Promise<OrganizationRuntime> {
+    const services = await buildServices({ ...parts, org });
+    try {
+      if (seed) await seed(services);
+      const work = await startBackgroundWork(services);
+      return new OrganizationRuntime(services, parts.compileSite(siteOptions(services)), work);
+    } catch (error) {
+      await closeServices(services);
+      throw error;
+    }
+  }
+
+  /** Stops the background work: no delivery starts, those under way finish; the queues close. */
+  stopWork(): Promise<void> {
+    return this.work.stop();
+  }
+
+  /** Once no request runs: the wake mark settled, then what holds memory or files closes. */
+  async close(): Promise<void> {
+    await clearWakeMarkIfIdle(this.services).catch((error: unknown) => this.services.logger.warn({ err: error }, 'wake mark not settled'));
+    await closeServices(this.services);
+  }
+}
+
+/** The organization's routes, pages, authenticator and health check, bound to its services. */
+function siteOptions(services: Services): SiteOptions<UserRecord> {
+  return {
+    routes: bindRoutes(ROUTES, services),
+    rootRoutes: bindRoutes(ROOT_ROUTES, services),
+    pages: bindPages(services),
+    authenticate: basicAuthenticator(services),
+    health: healthCheck(services),
+    // User ids are per organization; the limiter is the server's.
+    rateKeyPrefix: `${services.org.id}:`,
+  };
+}
+
+/** Uploads swept, queues restored, the search index caught up; then the timers and deliverers start. */
+async function startBackgroundWork(services: Services): Promise<BackgroundWork> {
+  const { config, logger } = services;
+  const housekeepingParts: HousekeepingParts = {
+    queues: services.queues,
+    write: services.write,
+    logger,
+    startedAt: services.startedAt,
+    heartbeatSeconds: config.heartbeatSeconds,
+    sweepSeconds: config.sweepSeconds,
+  };
+  // Uploads: what an interrupted write left behind goes, and so do files no record names.
+  await services.files.open();
+  await services.files.sweep(filesInUse(services));
+  await restoreQueues(housekeepingParts);
+  // Edits a crash kept from the index now; the messages above its indexed id in the background.
+  await services.search.start(await services.messages.newestId());
+  const housekeeping = startHousekeeping(housekeepingParts);
+  // After the queues are restored, so that a delivery's events reach them; overdue items go at once.
+  const waiting = [...services.scheduled.all()].filter((record) => !record.failed).map((record) => ({ id: record.id, due: record.deliverAt }));
+  services.scheduler.run(waiting, (ids) => deliverScheduled(services, ids));
+  // Data exports a stop or crash left pending: made now, or marked failed if they were under way.
+  await resumeExports(services);
+  // Notifications decided before a stop or crash go now; new ones as they are decided.
+  const notificationDelivery = new NotificationDelivery(services);
+  notificationDelivery.start();
+  const stopBouncerUpdates = startBouncerUpdates(services, config.pushBouncerUploadSeconds);
+  return {
+    async stop() {
+      await services.scheduler.stop();
+      stopBouncerUpdates();
+      await notificationDelivery.stop();
+      await housekeeping.stop();
+      await services.queues.close();
+    },
+  };
+}
+
+/** Closes what an organization's services hold open (thumbnailing, actors, the search index). */
+async function closeServices(services: Services): Promise<void> {
+  await services.thumbnails.idle();
+  services.actors.stopAll();
+  await services.search.close();
+}

@@ -1,0 +1,106 @@
+/**
+ * The server's organizations at work, found by host name: each is loaded at its first request
+ * (one load per organization, however many requests wait for it), those with timed work waiting
+ * are woken after the server listens (a few at a time), and all are stopped together at shutdown.
+ * Nothing is done at start for the others, so start-up does not grow with their number.
+ */
+import { organizationUrl, subdomainOfHost } from './domain/organization-hosts.js';
+import type { UserRecord } from './domain/users.js';
+import type { Site } from './http/front.js';
+import { OrganizationRuntime, type ServerParts } from './organization-runtime.js';
+import type { Services } from './services.js';
+import { Organization } from './store/organization.js';
+import { WakeIndex } from './store/wake-index.js';
+
+/** Organizations woken at once after start: their loads share the two cores with requests. */
+const WAKE_CONCURRENCY = 4;
+
+export class Organizations {
+  /** Loaded organizations by subdomain. */
+  private readonly loaded = new Map<string, OrganizationRuntime>();
+  /** Loads under way by subdomain: a second request waits for the same one. */
+  private readonly loading = new Map<string, Promise<OrganizationRuntime | undefined>>();
+  private stopping = false;
+
+  constructor(private readonly parts: ServerParts) {}
+
+  /** The site a Host header names: at once when loaded, a promise while it loads, undefined for a host not ours. */
+  siteFor(host: string): Site<UserRecord> | Promise<Site<UserRecord> | undefined> | undefined {
+    const subdomain = subdomainOfHost(this.parts.config.externalUrl, host);
+    if (subdomain === undefined) return undefined;
+    const runtime = this.loaded.get(subdomain);
+    if (runtime) return runtime.site;
+    return this.load(subdomain).then((loaded) => loaded?.site);
+  }
+
+  /** The organization at `subdomain` at work, loading it if needed; undefined when there is none. */
+  load(subdomain: string): Promise<OrganizationRuntime | undefined> {
+    const loaded = this.loaded.get(subdomain);
+    if (loaded) return Promise.resolve(loaded);
+    let loading = this.loading.get(subdomain);
+    if (!loading) {
+      loading = this.open(subdomain).finally(() => this.loading.delete(subdomain));
+      this.loading.set(subdomain, loading);
+    }
+    return loading;
+  }
+
+  /** Starts an organization already read (or just created, with `seed` writing its first records). */
+  async start(org: Organization, seed?: (services: Services) => Promise<void>): Promise<OrganizationRuntime> {
+    const runtime = await OrganizationRuntime.start(this.parts, org, seed);
+    this.loaded.set(org.realm.subdomain, runtime);
+    return runtime;
+  }
+
+  /** The loaded organizations' services (metrics, tests). */
+  services(): Services[] {
+    return [...this.loaded.values()].map((runtime) => runtime.services);
+  }
+
+  private async open(subdomain: string): Promise<OrganizationRuntime | undefined> {
+    const { db, config } = this.parts;
+    if (this.stopping) return undefined;
+    const id = await Organization.idBySubdomain(db, subdomain);
+    if (id === undefined) return undefined;
+    const org = await Organization.load(db, id, config.externalUrl);
+    if (!org || this.stopping) return undefined;
+    this.parts.logger.info({ realmId: id, subdomain }, 'organization loaded');
+    return this.start(org);
+  }
+
+  /** Loads the organizations marked as having timed work, a few at a time; returns how many were woken. */
+  async wake(): Promise<number> {
+    const ids = await WakeIndex.list(this.parts.db);
+    let next = 0;
+    let woken = 0;
+    const worker = async () => {
+      while (next < ids.length && !this.stopping) {
+        const id = ids[next++]!;
+        const subdomain = Organization.subdomainOf(this.parts.db, id);
+        if (subdomain === undefined) continue;
+        const runtime = await this.load(subdomain).catch((error: unknown) => {
+          this.parts.logger.error({ err: error, realmId: id }, 'organization with timed work failed to load');
+          return undefined;
+        });
+        if (runtime) woken++;
+        else if (!this.stopping) this.parts.logger.warn({ realmId: id }, 'an organization marked with timed work is not there');
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WAKE_CONCURRENCY, ids.length) }, worker));
+    if (woken > 0) this.parts.logger.info({ woken }, 'organizations with timed work loaded');
+    return woken;
+  }
+
+  /** Stops every organization's background work (loads under way finish first; no new ones start). */
+  async stopWork(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.loading.values()]);
+    await Promise.all([...this.loaded.values()].map((runtime) => runtime.stopWork()));
+  }
+
+  /** Closes every organization, once no request runs. */
+  async close(): Promise<void> {
+    await Promise.all([...this.loaded.values()].map((runtime) => runtime.close()));
+    this.loaded.clear();
+  }
+}
