@@ -12,7 +12,7 @@ import { me, type Request } from './route.js';
 export function getUsers(services: Services, { principal, params }: Request<typeof schemas.getUsers>) {
   if (!principal && !publicAccessEnabled(services)) throw unauthorized();
   const { client_gravatar: clientGravatar, include_custom_profile_fields: profiles } = params;
-  if (params.user_ids === undefined) return new RawJson(`"members":[${services.readCaches.userLists.membersJson(services, principal, clientGravatar, profiles)}]`);
+  if (params.user_ids === undefined) return services.readCaches.userLists.members(services, principal, clientGravatar, profiles);
   const members = listedUsers(services, params.user_ids).map((target) => listedUserJson(services, target, principal, clientGravatar, profiles));
   return new RawJson(`"members":[${members.join(',')}]`);
 }

@@ -9,10 +9,13 @@ import { isAdmin, isGuest, isModerator } from '../domain/roles.js';
 import { canSeeEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { listedUserJson } from './user-objects.js';
+import { EncodedAnswer, RawJson } from '../shared/handler-result.js';
 
 interface ListForm {
-  /** The members, joined with commas. */
+  /** `"members":[…]`. */
   json: string;
+  /** The answer encoded once by the HTTP front, for every viewer whose own entry needs no change. */
+  encoded: EncodedAnswer;
   /** Where each member's object lies in `json` ([start, end)), to put a viewer's own in its place. */
   spans: Map<number, readonly [number, number]>;
 }
@@ -23,8 +26,8 @@ export class UserListCache {
   /** Lists built and reused (tests and benches see the cache at work). */
   readonly counts = { built: 0, reused: 0 };
 
-  /** Every listed user (system bots left out) as `viewer` sees them, joined with commas. */
-  membersJson(services: Services, viewer: UserRecord | undefined, clientGravatar: boolean, profiles: boolean): string {
+  /** `"members":[…]`: every listed user (system bots left out) as `viewer` sees them. */
+  members(services: Services, viewer: UserRecord | undefined, clientGravatar: boolean, profiles: boolean): RawJson {
     const { users } = services.org;
     if (users.version !== this.version) {
       this.forms.clear();
@@ -42,22 +45,23 @@ export class UserListCache {
     } else {
       this.counts.reused++;
     }
-    if (viewer === undefined || canSeeEmail(asRole, viewer) === canSeeEmail(viewer, viewer)) return form.json;
-    const span = form.spans.get(viewer.id);
-    if (span === undefined) return form.json;
-    return form.json.slice(0, span[0]) + listedUserJson(services, viewer, viewer, clientGravatar, profiles) + form.json.slice(span[1]);
+    const span = viewer === undefined || canSeeEmail(asRole, viewer) === canSeeEmail(viewer, viewer) ? undefined : form.spans.get(viewer.id);
+    if (span === undefined) return new RawJson(form.json, form.encoded);
+    return new RawJson(form.json.slice(0, span[0]) + listedUserJson(services, viewer!, viewer, clientGravatar, profiles) + form.json.slice(span[1]));
   }
 
   private build(services: Services, asRole: UserRecord | undefined, clientGravatar: boolean, profiles: boolean): ListForm {
     const spans = new Map<number, readonly [number, number]>();
-    let json = '';
+    let json = '"members":[';
+    let first = true;
     for (const user of services.org.users.all()) {
       if (user.isSystemBot) continue;
-      if (json.length > 0) json += ',';
+      if (!first) json += ',';
+      first = false;
       const one = listedUserJson(services, user, asRole, clientGravatar, profiles);
       spans.set(user.id, [json.length, json.length + one.length]);
       json += one;
     }
-    return { json, spans };
+    return { json: json + ']', spans, encoded: new EncodedAnswer() };
   }
 }
