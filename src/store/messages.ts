@@ -7,6 +7,7 @@ import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import type { Database } from './database.js';
 import { pad, prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
+import { IdLists } from './id-lists.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
 export interface TopicRecord {
@@ -69,6 +70,8 @@ export class MessageStore {
   private readonly channelGeneration = new Map<number, number>();
 
   private readonly keys: RealmKeys;
+  /** Topic, channel, conversation and sender ranges held in memory (see id-lists.ts). */
+  readonly lists = new IdLists();
 
   constructor(
     readonly db: Database,
@@ -138,6 +141,7 @@ export class MessageStore {
   /** Adds the message to its channel, topic, conversation and sender ranges. */
   index(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
+    this.listAfterCommit(record, topicKey, tx, true);
     if (record.type === 'stream') {
       const channelId = record.channelId!;
       tx.put(keys.channelMessage(channelId, record.id), 0);
@@ -157,6 +161,7 @@ export class MessageStore {
 
   unindex(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
+    this.listAfterCommit(record, topicKey, tx, false);
     if (record.type === 'stream') {
       const channelId = record.channelId!;
       tx.del(keys.channelMessage(channelId, record.id));
@@ -168,6 +173,15 @@ export class MessageStore {
       tx.del(keys.conversationMessage(conversationOf(record), record.id));
     }
     tx.del(keys.sentMessage(record.senderId, record.id));
+  }
+
+  /** The in-memory lists follow the index once the batch is durable (never on rollback). */
+  private listAfterCommit(record: MessageRecord, topicKey: string | undefined, tx: Transaction, added: boolean): void {
+    const { keys, lists } = this;
+    const prefixes = record.type === 'stream'
+      ? [keys.channelMessagePrefix(record.channelId!), keys.topicMessagePrefix(record.channelId!, topicKey!), keys.sentMessagePrefix(record.senderId)]
+      : [keys.conversationMessagePrefix(conversationOf(record)), keys.sentMessagePrefix(record.senderId)];
+    tx.afterCommit.push(() => prefixes.forEach((prefix) => (added ? lists.added(prefix, record.id) : lists.removed(prefix, record.id))));
   }
 
   private forgetChannelNewest(channelId: number): void {
@@ -313,11 +327,12 @@ export class MessageStore {
   ids(range: MessageRange, options: WalkOptions): AsyncGenerator<number> {
     if (range.of === 'union') return mergeIds(range.ranges.map((part) => this.ids(part, options)), options.reverse);
     const span = range.of === 'channel-span' ? range : undefined;
-    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity);
+    const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
+    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed);
   }
 
   /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
-  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number): AsyncGenerator<number> {
+  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number, listed: boolean): AsyncGenerator<number> {
     // The ids to walk, as an inclusive interval [lo, hi]; ids from MAX_ID on are past every key.
     let lo = lowest;
     let hi = Math.min(below, MAX_ID) - 1;
@@ -327,9 +342,18 @@ export class MessageStore {
       else lo = Math.max(lo, anchor);
     }
     if (lo > hi || hi < 0) return;
+    if (listed) {
+      const inMemory = this.lists.walk(prefix, lo, hi, options.reverse, () => this.allIds(prefix));
+      if (inMemory) return yield* inMemory;
+    }
     const range = { gte: prefix + pad(Math.max(lo, 0)), lte: prefix + pad(hi) };
     const firstPage = options.expected === undefined ? undefined : options.expected + 1;
     for await (const key of this.db.scanKeys(range, { reverse: options.reverse, firstPage })) yield idOfKey(key);
+  }
+
+  /** Every id of a prefix, in order (an in-memory list being read). */
+  private async *allIds(prefix: string): AsyncGenerator<number> {
+    for await (const key of this.db.scanKeys({ gte: prefix + pad(0), lte: prefix + pad(MAX_ID - 1) }, { firstPage: 1024 })) yield idOfKey(key);
   }
 
   /** The newest id in a range whose message exists (a row may outlive its message, see docs/architecture.md). */
@@ -343,7 +367,6 @@ export class MessageStore {
     for await (const id of this.ids(range, { reverse: true })) if (!except?.has(id)) return id;
     return undefined;
   }
-
 }
 
 /** Past every id a key can hold (12 digits). */
