@@ -156,6 +156,11 @@ export class Database {
     return bytes === undefined ? undefined : decode<T>(bytes);
   }
 
+  /** Is a write of this key queued and not yet on disk (the overlay answers it)? */
+  pending(key: string): boolean {
+    return this.overlay.has(key);
+  }
+
   /**
    * Walks a key range in order (or reverse), yielding decoded entries. Pending writes are not
    * merged in: a range scan sees what is on disk, which is everything acknowledged.

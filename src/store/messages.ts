@@ -8,6 +8,8 @@ import type { Database } from './database.js';
 import { pad, prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
 import { IdLists } from './id-lists.js';
+import { mergeIds } from './merge-ids.js';
+import { RowBook } from './row-book.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
 export interface TopicRecord {
@@ -72,6 +74,8 @@ export class MessageStore {
   private readonly keys: RealmKeys;
   /** Topic, channel, conversation and sender ranges held in memory (see id-lists.ts). */
   readonly lists = new IdLists();
+  /** Users' rows held in memory (see row-book.ts). */
+  readonly rowBook = new RowBook();
 
   constructor(
     readonly db: Database,
@@ -249,7 +253,17 @@ export class MessageStore {
 
   /** The user's per-user row of a message (a flags bitfield), or undefined when there is none. */
   row(userId: number, messageId: number): number | undefined {
-    return this.db.get<number>(this.keys.userMessage(userId, messageId));
+    const key = this.keys.userMessage(userId, messageId);
+    if (!this.db.pending(key)) {
+      const rows = this.rowBook.rowsOf(userId, () => this.allRows(userId));
+      if (rows) return rows.get(messageId);
+    }
+    return this.db.get<number>(key);
+  }
+
+  /** Every row of a user, as on disk (a book being read). */
+  private async *allRows(userId: number): AsyncGenerator<[number, number]> {
+    for await (const [key, flags] of this.db.scan<number>(prefixRange(this.keys.userMessagePrefix(userId)))) yield [idOfKey(key), flags];
   }
 
   /** The newest message id the user holds a row of, or -1. */
@@ -276,6 +290,7 @@ export class MessageStore {
       }
     }
     tx.put(keys.userMessage(userId, messageId), after);
+    tx.afterCommit.push(() => this.rowBook.changed(userId, messageId, after));
     const was = before ?? Flag.read;
     if ((was ^ after) & Flag.read) {
       if (after & Flag.read) tx.del(keys.unread(userId, messageId));
@@ -301,6 +316,7 @@ export class MessageStore {
     if (this.newestRowByUser.get(userId) === messageId) this.newestRowByUser.delete(userId);
     tx.onRollback(() => this.newestRowByUser.delete(userId));
     tx.del(keys.userMessage(userId, messageId));
+    tx.afterCommit.push(() => this.rowBook.changed(userId, messageId, undefined));
     tx.del(keys.unread(userId, messageId));
     tx.del(keys.starred(userId, messageId));
     tx.del(keys.mention(userId, messageId));
@@ -371,25 +387,6 @@ export class MessageStore {
 
 /** Past every id a key can hold (12 digits). */
 const MAX_ID = 10 ** ID_WIDTH;
-
-/** Merges ascending (or descending) id walks into one, each id once. */
-async function* mergeIds(walks: AsyncGenerator<number>[], reverse: boolean): AsyncGenerator<number> {
-  if (walks.length === 1) return yield* walks[0]!;
-  const heads: (number | undefined)[] = await Promise.all(walks.map(async (walk) => (await walk.next()).value as number | undefined));
-  try {
-    for (;;) {
-      let best: number | undefined;
-      for (const head of heads) if (head !== undefined && (best === undefined || (reverse ? head > best : head < best))) best = head;
-      if (best === undefined) return;
-      yield best;
-      for (let i = 0; i < heads.length; i++) {
-        if (heads[i] === best) heads[i] = (await walks[i]!.next()).value as number | undefined;
-      }
-    }
-  } finally {
-    await Promise.all(walks.map((walk) => walk.return(undefined)));
-  }
-}
 
 export function conversationOf(record: MessageRecord): string {
   return record.dmUserIds!.join(',');

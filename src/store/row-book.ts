@@ -1,0 +1,105 @@
+/**
+ * Users' per-message rows (the flags bitfields of `um` keys) held in memory: read whole in the
+ * background the first time a user's row is asked for, and kept current as commits become
+ * durable, so that a page of 50 messages costs 50 map lookups instead of 50 LevelDB reads
+ * (rows are sparse: most messages have none, and a miss was a read of every level's filter).
+ *
+ * A user's book shows what is durable, like the store under the read-your-writes overlay: the
+ * caller asks the overlay first (a batch not yet on disk). Changes are applied after their batch
+ * is durable (the transaction's after-commit), never on rollback; changes made durable while a
+ * book is read are noted and applied after the read, in order, so that none is lost whether the
+ * read's snapshot holds it or not (setting a row to the value it has changes nothing).
+ * Bounded by the number of rows held; least recently used books go, and a user with more rows
+ * than a book may hold is read from the store as before.
+ */
+
+interface Book {
+  /** Row by message id; undefined while the book is being read. */
+  rows: Map<number, number> | undefined;
+  /** Changes made durable while the book was read: [message id, flags or undefined (dropped)]. */
+  pending: [number, number | undefined][];
+}
+
+export class RowBook {
+  /** By user, least recently used first. */
+  private readonly books = new Map<number, Book>();
+  /** Users with more rows than a book holds: never read whole. */
+  private readonly tooMany = new Set<number>();
+  private held = 0;
+  private reading = false;
+  /** Books read into memory and rows answered from them (tests and benches see them at work). */
+  readonly counts = { loaded: 0, answered: 0 };
+
+  constructor(private readonly maxRows = 1_000_000) {}
+
+  /**
+   * The user's durable rows if their book is in memory (else undefined, and its read is started
+   * if none is under way). `read` yields every row of the user, as on disk.
+   */
+  rowsOf(userId: number, read: () => AsyncIterable<[number, number]>): ReadonlyMap<number, number> | undefined {
+    const book = this.books.get(userId);
+    if (book?.rows === undefined) {
+      if (book === undefined && !this.reading && !this.tooMany.has(userId)) void this.load(userId, read);
+      return undefined;
+    }
+    this.books.delete(userId);
+    this.books.set(userId, book);
+    this.counts.answered++;
+    return book.rows;
+  }
+
+  /** After a commit: the user's row of the message is now `flags` (undefined: dropped). */
+  changed(userId: number, messageId: number, flags: number | undefined): void {
+    const book = this.books.get(userId);
+    if (book === undefined) return;
+    if (book.rows === undefined) book.pending.push([messageId, flags]);
+    else this.apply(book.rows, messageId, flags, true);
+  }
+
+  private apply(rows: Map<number, number>, messageId: number, flags: number | undefined, counted: boolean): void {
+    const had = rows.has(messageId);
+    if (flags === undefined) rows.delete(messageId);
+    else rows.set(messageId, flags);
+    if (counted) this.held += (flags === undefined ? 0 : 1) - (had ? 1 : 0);
+    if (counted && this.held > this.maxRows) this.evict();
+  }
+
+  private async load(userId: number, read: () => AsyncIterable<[number, number]>): Promise<void> {
+    const book: Book = { rows: undefined, pending: [] };
+    // Noted before the read begins, so that every change made durable from now on is seen.
+    this.books.set(userId, book);
+    this.reading = true;
+    const rows = new Map<number, number>();
+    try {
+      for await (const [messageId, flags] of read()) {
+        rows.set(messageId, flags);
+        if (rows.size > this.maxRows / 8) {
+          this.tooMany.add(userId);
+          throw new Error('too many rows to hold');
+        }
+      }
+    } catch {
+      // Too many, or the store closing: this user's rows are read from the store, as before.
+      if (this.books.get(userId) === book) this.books.delete(userId);
+      return;
+    } finally {
+      this.reading = false;
+    }
+    if (this.books.get(userId) !== book) return;
+    for (const [messageId, flags] of book.pending) this.apply(rows, messageId, flags, false);
+    book.pending = [];
+    book.rows = rows;
+    this.held += rows.size;
+    this.counts.loaded++;
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const [userId, book] of this.books) {
+      if (this.held <= this.maxRows) return;
+      if (book.rows === undefined) continue;
+      this.books.delete(userId);
+      this.held -= book.rows.size;
+    }
+  }
+}
