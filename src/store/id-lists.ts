@@ -54,16 +54,20 @@ export class IdLists {
   /** Lists read into memory and walks served from memory (tests and benches see them at work). */
   readonly counts = { loaded: 0, served: 0 };
 
-  constructor(private readonly maxIds = 2_000_000) {}
+  constructor(
+    /** Every id under a prefix, in order, as on disk. */
+    private readonly read: (prefix: string) => AsyncIterable<number>,
+    private readonly maxIds = 2_000_000,
+  ) {}
 
   /**
    * The ids in [lo, hi] of `prefix`'s list from memory, newest first when `reverse`; undefined
    * when the list is not in memory (then its read is started, if none is under way).
    */
-  walk(prefix: string, lo: number, hi: number, reverse: boolean, read: () => AsyncIterable<number>): Iterable<number> | undefined {
+  walk(prefix: string, lo: number, hi: number, reverse: boolean): Iterable<number> | undefined {
     const list = this.lists.get(prefix);
     if (list?.ids === undefined) {
-      if (list === undefined && !this.reading) void this.load(prefix, read);
+      if (list === undefined && !this.reading) void this.load(prefix);
       return undefined;
     }
     // Most recently used last.
@@ -98,14 +102,14 @@ export class IdLists {
     }
   }
 
-  private async load(prefix: string, read: () => AsyncIterable<number>): Promise<void> {
+  private async load(prefix: string): Promise<void> {
     const list: IdList = { ids: undefined, pending: [] };
     // Noted before the read begins, so that every change made durable from now on is seen.
     this.lists.set(prefix, list);
     this.reading = true;
     const ids: number[] = [];
     try {
-      for await (const id of read()) {
+      for await (const id of this.read(prefix)) {
         ids.push(id);
         if (ids.length > this.maxIds / 4) throw new Error('too long to hold');
       }

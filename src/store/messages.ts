@@ -73,9 +73,9 @@ export class MessageStore {
 
   private readonly keys: RealmKeys;
   /** Topic, channel, conversation and sender ranges held in memory (see id-lists.ts). */
-  readonly lists = new IdLists();
+  readonly lists = new IdLists((prefix) => this.allIds(prefix));
   /** Users' rows held in memory (see row-book.ts). */
-  readonly rowBook = new RowBook();
+  readonly rowBook = new RowBook((userId) => this.allRows(userId));
 
   constructor(
     readonly db: Database,
@@ -253,12 +253,13 @@ export class MessageStore {
 
   /** The user's per-user row of a message (a flags bitfield), or undefined when there is none. */
   row(userId: number, messageId: number): number | undefined {
-    const key = this.keys.userMessage(userId, messageId);
-    if (!this.db.pending(key)) {
-      const rows = this.rowBook.rowsOf(userId, () => this.allRows(userId));
+    // The key is built only when writes are in flight (the overlay may then hold this row).
+    let key: string | undefined;
+    if (this.db.quiet || !this.db.pending((key = this.keys.userMessage(userId, messageId)))) {
+      const rows = this.rowBook.rowsOf(userId);
       if (rows) return rows.get(messageId);
     }
-    return this.db.get<number>(key);
+    return this.db.get<number>(key ?? this.keys.userMessage(userId, messageId));
   }
 
   /** Every row of a user, as on disk (a book being read). */
@@ -359,7 +360,7 @@ export class MessageStore {
     }
     if (lo > hi || hi < 0) return;
     if (listed) {
-      const inMemory = this.lists.walk(prefix, lo, hi, options.reverse, () => this.allIds(prefix));
+      const inMemory = this.lists.walk(prefix, lo, hi, options.reverse);
       if (inMemory) return yield* inMemory;
     }
     const range = { gte: prefix + pad(Math.max(lo, 0)), lte: prefix + pad(hi) };

@@ -30,16 +30,17 @@ export class RowBook {
   /** Books read into memory and rows answered from them (tests and benches see them at work). */
   readonly counts = { loaded: 0, answered: 0 };
 
-  constructor(private readonly maxRows = 1_000_000) {}
+  constructor(
+    /** Every row of a user, as on disk. */
+    private readonly read: (userId: number) => AsyncIterable<[number, number]>,
+    private readonly maxRows = 1_000_000,
+  ) {}
 
-  /**
-   * The user's durable rows if their book is in memory (else undefined, and its read is started
-   * if none is under way). `read` yields every row of the user, as on disk.
-   */
-  rowsOf(userId: number, read: () => AsyncIterable<[number, number]>): ReadonlyMap<number, number> | undefined {
+  /** The user's durable rows if their book is in memory (else undefined, and its read is started if none is under way). */
+  rowsOf(userId: number): ReadonlyMap<number, number> | undefined {
     const book = this.books.get(userId);
     if (book?.rows === undefined) {
-      if (book === undefined && !this.reading && !this.tooMany.has(userId)) void this.load(userId, read);
+      if (book === undefined && !this.reading && !this.tooMany.has(userId)) void this.load(userId);
       return undefined;
     }
     this.books.delete(userId);
@@ -64,14 +65,14 @@ export class RowBook {
     if (counted && this.held > this.maxRows) this.evict();
   }
 
-  private async load(userId: number, read: () => AsyncIterable<[number, number]>): Promise<void> {
+  private async load(userId: number): Promise<void> {
     const book: Book = { rows: undefined, pending: [] };
     // Noted before the read begins, so that every change made durable from now on is seen.
     this.books.set(userId, book);
     this.reading = true;
     const rows = new Map<number, number>();
     try {
-      for await (const [messageId, flags] of read()) {
+      for await (const [messageId, flags] of this.read(userId)) {
         rows.set(messageId, flags);
         if (rows.size > this.maxRows / 8) {
           this.tooMany.add(userId);
