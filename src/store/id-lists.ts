@@ -49,6 +49,8 @@ export class IdLists {
   /** By prefix, least recently used first. */
   private readonly lists = new Map<string, IdList>();
   private held = 0;
+  /** Prefixes with more ids than a list may hold: never read whole. */
+  private readonly tooLong = new Set<string>();
   /** One list is read at a time: the reads of a busy server stay a background trickle. */
   private reading = false;
   /** Lists read into memory and walks served from memory (tests and benches see them at work). */
@@ -67,7 +69,7 @@ export class IdLists {
   walk(prefix: string, lo: number, hi: number, reverse: boolean): Iterable<number> | undefined {
     const list = this.lists.get(prefix);
     if (list?.ids === undefined) {
-      if (list === undefined && !this.reading) void this.load(prefix);
+      if (list === undefined && !this.reading && !this.tooLong.has(prefix)) void this.load(prefix);
       return undefined;
     }
     // Most recently used last.
@@ -111,7 +113,10 @@ export class IdLists {
     try {
       for await (const id of this.read(prefix)) {
         ids.push(id);
-        if (ids.length > this.maxIds / 4) throw new Error('too long to hold');
+        if (ids.length > this.maxIds / 2) {
+          this.tooLong.add(prefix);
+          throw new Error('too long to hold');
+        }
       }
     } catch {
       // Too long, or the store closing: this prefix is walked on disk, as before.
