@@ -10,7 +10,7 @@ import { Transaction } from '../../src/store/transaction.js';
 import { EmailVisibility } from '../../src/domain/users.js';
 import { setRealm } from '../helpers/world.js';
 import { clientFor } from '../helpers/server.js';
-import { DENMARK, OTHELLO, messageWorld, message, send, sendDm } from '../helpers/messages.js';
+import { DENMARK, messageWorld, message, send, sendDm } from '../helpers/messages.js';
 
 test('serialised reads', async (t) => {
   t.test('GET /messages: every message as GET /messages/{id} shows it, through every change', async (t) => {
@@ -18,7 +18,7 @@ test('serialised reads', async (t) => {
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) ids.push(await send(i % 2 ? othello : hamlet, 'Denmark', 'cache', `message **${i}**`));
     const poll = await send(hamlet, 'Denmark', 'cache', '/poll Lunch?\n- Pizza\n- Soup');
-    const dm = await sendDm(hamlet, [OTHELLO], 'just us');
+    const dm = await sendDm(hamlet, [5], 'just us');
     const counts = server.services.readCaches.messages.counts;
     const formats = [{}, { apply_markdown: false, client_gravatar: false, allow_empty_topic_name: true }];
 
@@ -41,8 +41,10 @@ test('serialised reads', async (t) => {
     await check('read again');
     t.equal(counts.encoded, encoded, 'the second read encodes nothing');
     t.ok(counts.reused > 0, 'and reuses what the first encoded');
-    const dmPage = async (client: Api) => (await client.get('/messages', { narrow: [['dm', String(OTHELLO)]], anchor: 'newest', num_before: 1, num_after: 0 })).body.messages[0];
-    t.not((await dmPage(hamlet)).recipient_id, (await dmPage(othello)).recipient_id, "a 1:1 conversation's recipient_id is each reader's own");
+    const dmPage = async (client: Api, other: string) => (await client.get('/messages', { narrow: [['dm', other]], anchor: 'newest', num_before: 1, num_after: 0 })).body.messages[0];
+    const [ofHamlet, ofOthello] = [await dmPage(hamlet, 'othello@example.com'), await dmPage(othello, 'hamlet@example.com')];
+    t.same([ofHamlet.id, ofOthello.id], [dm, dm]);
+    t.not(ofHamlet.recipient_id, ofOthello.recipient_id, "a 1:1 conversation's recipient_id is each reader's own");
 
     await othello.post('/messages/flags', { messages: ids, op: 'add', flag: 'read' });
     await hamlet.post('/messages/flags', { messages: [ids[1]], op: 'add', flag: 'starred' });
