@@ -345,11 +345,11 @@ export class MessageStore {
     if (range.of === 'union') return mergeIds(range.ranges.map((part) => this.ids(part, options)), options.reverse);
     const span = range.of === 'channel-span' ? range : undefined;
     const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
-    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed);
+    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed, range.of === 'unread' ? range.userId : undefined);
   }
 
   /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
-  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number, listed: boolean): AsyncGenerator<number> {
+  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number, listed: boolean, unreadOf: number | undefined): AsyncGenerator<number> {
     // The ids to walk, as an inclusive interval [lo, hi]; ids from MAX_ID on are past every key.
     let lo = lowest;
     let hi = Math.min(below, MAX_ID) - 1;
@@ -359,9 +359,10 @@ export class MessageStore {
       else lo = Math.max(lo, anchor);
     }
     if (lo > hi || hi < 0) return;
-    if (listed) {
-      const inMemory = this.lists.walk(prefix, lo, hi, options.reverse);
-      if (inMemory) return yield* inMemory;
+    const inMemory = listed ? this.lists.walk(prefix, lo, hi, options.reverse) : unreadOf !== undefined ? this.rowBook.unreadIds(unreadOf, 256, options.reverse) : undefined;
+    if (inMemory) {
+      for (const id of inMemory) if (id >= lo && id <= hi) yield id;
+      return;
     }
     const range = { gte: prefix + pad(Math.max(lo, 0)), lte: prefix + pad(hi) };
     const firstPage = options.expected === undefined ? undefined : options.expected + 1;

@@ -13,9 +13,13 @@
  * than a book may hold is read from the store as before.
  */
 
+import { Flag } from '../domain/messages.js';
+
 interface Book {
   /** Row by message id; undefined while the book is being read. */
   rows: Map<number, number> | undefined;
+  /** The ids of rows without `read` (the user's unread index), kept beside the rows. */
+  unread: Set<number>;
   /** Changes made durable while the book was read: [message id, flags or undefined (dropped)]. */
   pending: [number, number | undefined][];
 }
@@ -54,19 +58,31 @@ export class RowBook {
     const book = this.books.get(userId);
     if (book === undefined) return;
     if (book.rows === undefined) book.pending.push([messageId, flags]);
-    else this.apply(book.rows, messageId, flags, true);
+    else this.apply(book.rows, book.unread, messageId, flags, true);
   }
 
-  private apply(rows: Map<number, number>, messageId: number, flags: number | undefined, counted: boolean): void {
+  /**
+   * The user's unread rows in id order (newest first when `reverse`), from memory when their book is there and holds at most
+   * `atMost` of them (a walk of the unread index then needs no store read); else undefined.
+   */
+  unreadIds(userId: number, atMost: number, reverse: boolean): number[] | undefined {
+    const book = this.books.get(userId);
+    if (book?.rows === undefined || book.unread.size > atMost) return undefined;
+    return [...book.unread].sort(reverse ? (a, b) => b - a : (a, b) => a - b);
+  }
+
+  private apply(rows: Map<number, number>, unread: Set<number>, messageId: number, flags: number | undefined, counted: boolean): void {
     const had = rows.has(messageId);
     if (flags === undefined) rows.delete(messageId);
     else rows.set(messageId, flags);
+    if (flags !== undefined && (flags & Flag.read) === 0) unread.add(messageId);
+    else unread.delete(messageId);
     if (counted) this.held += (flags === undefined ? 0 : 1) - (had ? 1 : 0);
     if (counted && this.held > this.maxRows) this.evict();
   }
 
   private async load(userId: number): Promise<void> {
-    const book: Book = { rows: undefined, pending: [] };
+    const book: Book = { rows: undefined, unread: new Set(), pending: [] };
     // Noted before the read begins, so that every change made durable from now on is seen.
     this.books.set(userId, book);
     this.reading = true;
@@ -74,6 +90,7 @@ export class RowBook {
     try {
       for await (const [messageId, flags] of this.read(userId)) {
         rows.set(messageId, flags);
+        if ((flags & Flag.read) === 0) book.unread.add(messageId);
         if (rows.size > this.maxRows / 8) {
           this.tooMany.add(userId);
           throw new Error('too many rows to hold');
@@ -87,7 +104,7 @@ export class RowBook {
       this.reading = false;
     }
     if (this.books.get(userId) !== book) return;
-    for (const [messageId, flags] of book.pending) this.apply(rows, messageId, flags, false);
+    for (const [messageId, flags] of book.pending) this.apply(rows, book.unread, messageId, flags, false);
     book.pending = [];
     book.rows = rows;
     this.held += rows.size;

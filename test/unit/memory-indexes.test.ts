@@ -100,6 +100,12 @@ test('row book: read once, changes during the read applied in order, bounded', a
   book.changed(7, 5, undefined);
   book.changed(8, 5, 1);
   t.same([...book.rowsOf(7)!], [[9, 6]]);
+  book.changed(7, 3, 0);
+  book.changed(7, 12, 0);
+  t.same([book.unreadIds(7, 10, true), book.unreadIds(7, 10, false), book.unreadIds(7, 1, false)], [[12, 9, 3], [3, 9, 12], undefined], 'unread rows (without read) in id order, when few enough');
+  book.changed(7, 3, 1);
+  book.changed(7, 9, undefined);
+  t.same(book.unreadIds(7, 10, false), [12], 'a row marked read or dropped leaves them');
   t.equal(book.rowsOf(8), undefined, 'a change to a book not in memory is not kept');
 
   const many = new RowBook(async function* () {
