@@ -339,7 +339,7 @@ test('fetching the newest 100 messages of a topic among 100,000 reads only what 
   t.ok(gets >= returned && gets <= 2 * returned, `gets (${gets}) are at most two per returned message`);
   const { lists, rowBook } = services.messages;
   for (let i = 0; i < 100 && (lists.counts.loaded === 0 || rowBook.counts.loaded === 0); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  t.same([lists.counts.loaded, rowBook.counts.loaded], [1, 1], "the topic's ids and hamlet's rows are in memory");
+  t.ok(lists.counts.loaded >= 1 && rowBook.counts.loaded === 1, `the topic's ids (${lists.counts.loaded} lists) and hamlet's rows are in memory`);
   reads.gets = 0;
   reads.scanned = 0;
   const again = await hamlet.get('/messages', {
