@@ -32,7 +32,7 @@ import type { RealmEmojiBook } from './store/realm-emoji.js';
 import type { SearchIndex } from './store/search-index.js';
 import type { BackgroundJobs } from './shared/background-jobs.js';
 import type { NotificationOutbox } from './store/notification-outbox.js';
-import type { ReadCaches } from './queries/read-caches.js';
+import type { ReadCaches } from './store/read-caches.js';
 
 export interface Clock {
   /** Unix milliseconds. */

@@ -44,7 +44,7 @@ import { RealmEmojiBook } from './store/realm-emoji.js';
 import { SearchIndex, searchIndexDir } from './store/search-index.js';
 import { BackgroundJobs } from './shared/background-jobs.js';
 import { NotificationOutbox } from './store/notification-outbox.js';
-import { ReadCaches } from './queries/read-caches.js';
+import { ReadCaches } from './store/read-caches.js';
 
 export interface ServiceParts {
   config: Config;

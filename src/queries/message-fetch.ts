@@ -6,6 +6,7 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { subjectOf, type MessageFormat } from './message-format.js';
 import { RawJson } from '../shared/handler-result.js';
+import { messageJson } from './message-json.js';
 import { checkRange, MessageQuery, parseAnchor } from './message-query.js';
 import { accessMessage } from './message-access.js';
 import { narrowTerms } from './narrow-terms.js';
@@ -32,12 +33,11 @@ export async function fetchRange(services: Services, viewer: UserRecord, p: Rang
   const highlights = query.search
     ? searchHighlights(services, query.search, found.map(({ record }) => ({ html: record.renderedContent, topic: subjectOf(record, format) })))
     : undefined;
-  const cache = services.readCaches.messages;
   let json = '"messages":[';
   for (let i = 0; i < found.length; i++) {
     const { record, flags } = found[i]!;
     const extra = highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '';
-    json += (i > 0 ? ',' : '') + cache.json(services, record, viewer.id, flags, format, extra);
+    json += (i > 0 ? ',' : '') + messageJson(services, record, viewer.id, flags, format, extra);
   }
   json += `],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`;
   return new RawJson(json);
@@ -45,12 +45,11 @@ export async function fetchRange(services: Services, viewer: UserRecord, p: Rang
 
 /** The messages with these ids that the viewer may read, in id order. */
 export function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat): RawJson {
-  const cache = services.readCaches.messages;
   const messages: string[] = [];
   for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
     const record = services.messages.get(id);
     const flags = record ? accessMessage(services, viewer, record) : undefined;
-    if (record && flags !== undefined) messages.push(cache.json(services, record, viewer.id, flags, format));
+    if (record && flags !== undefined) messages.push(messageJson(services, record, viewer.id, flags, format));
   }
   return new RawJson(`"messages":[${messages.join(',')}],"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false`);
 }
