@@ -37,7 +37,7 @@ export class RowBook {
   constructor(
     /** Every row of a user, as on disk. */
     private readonly read: (userId: number) => AsyncIterable<[number, number]>,
-    private readonly maxRows = 1_000_000,
+    private readonly maxRows = 500_000,
   ) {}
 
   /** The user's durable rows if their book is in memory (else undefined, and its read is started if none is under way). */
