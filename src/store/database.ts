@@ -156,16 +156,6 @@ export class Database {
     return bytes === undefined ? undefined : decode<T>(bytes);
   }
 
-  /** Is a write of this key queued and not yet on disk (the overlay answers it)? */
-  pending(key: string): boolean {
-    return this.overlay.has(key);
-  }
-
-  /** No write is queued or in flight: everything is on disk. */
-  get quiet(): boolean {
-    return this.overlay.size === 0;
-  }
-
   /**
    * Walks a key range in order (or reverse), yielding decoded entries. Pending writes are not
    * merged in: a range scan sees what is on disk, which is everything acknowledged.

@@ -253,13 +253,12 @@ export class MessageStore {
 
   /** The user's per-user row of a message (a flags bitfield), or undefined when there is none. */
   row(userId: number, messageId: number): number | undefined {
-    // The key is built only when writes are in flight (the overlay may then hold this row).
-    let key: string | undefined;
-    if (this.db.quiet || !this.db.pending((key = this.keys.userMessage(userId, messageId)))) {
+    // A row a write is changing is read from the store until the book shows the change.
+    if (!this.rowBook.isHeld(userId, messageId)) {
       const rows = this.rowBook.rowsOf(userId);
       if (rows) return rows.get(messageId);
     }
-    return this.db.get<number>(key ?? this.keys.userMessage(userId, messageId));
+    return this.db.get<number>(this.keys.userMessage(userId, messageId));
   }
 
   /** Every row of a user, as on disk (a book being read). */
@@ -291,7 +290,7 @@ export class MessageStore {
       }
     }
     tx.put(keys.userMessage(userId, messageId), after);
-    tx.afterCommit.push(() => this.rowBook.changed(userId, messageId, after));
+    this.rowBook.track(userId, messageId, after, tx);
     const was = before ?? Flag.read;
     if ((was ^ after) & Flag.read) {
       if (after & Flag.read) tx.del(keys.unread(userId, messageId));
@@ -317,7 +316,7 @@ export class MessageStore {
     if (this.newestRowByUser.get(userId) === messageId) this.newestRowByUser.delete(userId);
     tx.onRollback(() => this.newestRowByUser.delete(userId));
     tx.del(keys.userMessage(userId, messageId));
-    tx.afterCommit.push(() => this.rowBook.changed(userId, messageId, undefined));
+    this.rowBook.track(userId, messageId, undefined, tx);
     tx.del(keys.unread(userId, messageId));
     tx.del(keys.starred(userId, messageId));
     tx.del(keys.mention(userId, messageId));

@@ -14,6 +14,7 @@
  */
 
 import { Flag } from '../domain/messages.js';
+import type { Transaction } from './transaction.js';
 
 interface Book {
   /** Row by message id; undefined while the book is being read. */
@@ -31,6 +32,12 @@ export class RowBook {
   private readonly tooMany = new Set<number>();
   private held = 0;
   private reading = false;
+  /**
+   * Rows a write has changed and the book does not show yet, from the change until its
+   * after-commit (or rollback), by `user:message`: these are read from the store (its overlay,
+   * then disk), so a change function never sees a row older than the store holds.
+   */
+  private readonly inFlight = new Map<string, number>();
   /** Books read into memory and rows answered from them (tests and benches see them at work). */
   readonly counts = { loaded: 0, answered: 0 };
 
@@ -51,6 +58,33 @@ export class RowBook {
     this.books.set(userId, book);
     this.counts.answered++;
     return book.rows;
+  }
+
+  /** A write changes a row: the book shows it once the batch is durable; until then the row is read from the store. */
+  track(userId: number, messageId: number, flags: number | undefined, tx: Transaction): void {
+    const held = this.hold(userId, messageId);
+    tx.onRollback(() => this.release(held));
+    tx.afterCommit.push(() => {
+      this.changed(userId, messageId, flags);
+      this.release(held);
+    });
+  }
+
+  private hold(userId: number, messageId: number): string {
+    const key = `${userId}:${messageId}`;
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+    return key;
+  }
+
+  private release(key: string): void {
+    const count = (this.inFlight.get(key) ?? 1) - 1;
+    if (count > 0) this.inFlight.set(key, count);
+    else this.inFlight.delete(key);
+  }
+
+  /** Is a write's change of this row not yet in the book? */
+  isHeld(userId: number, messageId: number): boolean {
+    return this.inFlight.size > 0 && this.inFlight.has(`${userId}:${messageId}`);
   }
 
   /** After a commit: the user's row of the message is now `flags` (undefined: dropped). */

@@ -7,6 +7,7 @@
 import { test } from 'tap';
 import { IdLists } from '../../src/store/id-lists.js';
 import { RowBook } from '../../src/store/row-book.js';
+import { Transaction } from '../../src/store/transaction.js';
 
 /** A reader that yields `items` only once `open()` is called, as a store read that takes a while. */
 function gatedReader<T>(items: () => T[]) {
@@ -117,4 +118,25 @@ test('row book: read once, changes during the read applied in order, bounded', a
   many.rowsOf(1);
   await settle();
   t.equal(many.counts.loaded, 0, 'and never read whole again');
+});
+
+test('row book: a row a write is changing is read from the store until the write is durable', async (t) => {
+  const book = new RowBook(async function* () {
+    yield [1, 0] as [number, number];
+  });
+  book.rowsOf(3);
+  await settle();
+  const tx = new Transaction();
+  book.track(3, 1, 1, tx);
+  t.ok(book.isHeld(3, 1), 'held from the change on');
+  t.notOk(book.isHeld(3, 2));
+  t.equal(book.rowsOf(3)!.get(1), 0, 'the book still shows what is durable');
+  for (const after of tx.afterCommit) after();
+  t.notOk(book.isHeld(3, 1), 'released once durable');
+  t.equal(book.rowsOf(3)!.get(1), 1, 'and the book shows the change');
+  const refused = new Transaction();
+  book.track(3, 1, undefined, refused);
+  refused.rollback();
+  t.notOk(book.isHeld(3, 1), 'released by a rollback');
+  t.equal(book.rowsOf(3)!.get(1), 1, 'which changes nothing');
 });
