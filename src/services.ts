@@ -32,6 +32,7 @@ import type { RealmEmojiBook } from './store/realm-emoji.js';
 import type { SearchIndex } from './store/search-index.js';
 import type { BackgroundJobs } from './shared/background-jobs.js';
 import type { NotificationOutbox } from './store/notification-outbox.js';
+import type { ReadCaches } from './store/read-caches.js';
 
 export interface Clock {
   /** Unix milliseconds. */
@@ -80,6 +81,8 @@ export interface Services {
   readonly background: BackgroundJobs;
   /** Mobile pushes and missed-message emails decided and not yet sent (actions/notification-delivery.ts). */
   readonly notifications: NotificationOutbox;
+  /** Serialised answers of the hottest reads (message objects, the user list), kept for this organization. */
+  readonly readCaches: ReadCaches;
   /** Unix seconds when the server started (Zulip's `server_generation`). */
   readonly startedAt: number;
   /** Renders Zulip Markdown with this organization's users, groups and channels. */

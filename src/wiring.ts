@@ -43,6 +43,7 @@ import { RealmEmojiBook } from './store/realm-emoji.js';
 import { SearchIndex, searchIndexDir } from './store/search-index.js';
 import { BackgroundJobs } from './shared/background-jobs.js';
 import { NotificationOutbox } from './store/notification-outbox.js';
+import { ReadCaches } from './store/read-caches.js';
 
 export interface ServiceParts {
   config: Config;
@@ -126,6 +127,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
     background: new BackgroundJobs(),
     search: SearchIndex.open(searchIndexDir(parts.config.dataDir), db, messages, org.id, (error) => logger.error({ err: error }, 'search index failed')),
     notifications,
+    readCaches: new ReadCaches(),
     startedAt: Math.floor(clock.now() / 1000),
     render: markdownRenderer(org, subscriptions, attachments, realmEmoji),
     write: (change) => runWrite(commit, change),

@@ -7,8 +7,8 @@
  * the owner's queues, and the notification bot tells the owner in a direct message. A write the
  * store refuses (a full disk) is tried again by the scheduler with backoff while the server runs.
  *
- * The writes of one wake-up are made in the same turn, so group commit puts them in one
- * synced LevelDB write: 1,000 messages due in one second cost one disk write, not 1,000.
+ * The writes of one turn go to the store together (group commit: one synced LevelDB write), and a
+ * wake-up with many items due spreads them over short turns (see `deliverScheduled`).
  */
 import { ApiError } from '../domain/errors.js';
 import { failureNotice, isTooLate, LATE_FAILURE_MESSAGE, removedEvent, updatedEvents, type ScheduledMessageRecord } from '../domain/scheduled-messages.js';
@@ -55,20 +55,36 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
 }
 
 /**
- * What the scheduler calls when items are due: one write per item, all queued in this turn.
- * Resolves with the ids whose write failed (the store refused it): they are still in the store
- * and the scheduler tries them again with backoff. A retry more than 10 minutes late marks the
- * item failed and tells its owner, like any late delivery, so no failure stays silent.
+ * CPU time one event-loop turn of deliveries may take: then the turn's writes go to disk together
+ * (one synced write) and their events out, while the next turn's are prepared.
+ */
+const TURN_BUDGET_MS = 5;
+
+/**
+ * What the scheduler calls when items are due: one write per item, in turns of a few milliseconds
+ * each, so that the first messages of a burst reach their readers while the rest are still being
+ * prepared (1,000 due in one second would otherwise all wait for the last), and requests are
+ * served between turns. Resolves with the ids whose write failed (the store refused it): they
+ * are still in the store and the scheduler tries them again with backoff. A retry more than 10
+ * minutes late marks the item failed and tells its owner, like any late delivery, so no failure
+ * stays silent.
  */
 export async function deliverScheduled(services: Services, ids: readonly number[]): Promise<number[]> {
   const failed: number[] = [];
-  await Promise.all(
-    ids.map((id) =>
+  const writes: Promise<void>[] = [];
+  let turnStarted = performance.now();
+  for (const id of ids) {
+    if (performance.now() - turnStarted > TURN_BUDGET_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turnStarted = performance.now();
+    }
+    writes.push(
       services.write((tx) => deliverOne(services, tx, id)).catch((error: unknown) => {
         failed.push(id);
         services.logger.error({ err: error, scheduledMessageId: id }, 'scheduled delivery failed; it will be tried again');
       }),
-    ),
-  );
+    );
+  }
+  await Promise.all(writes);
   return failed;
 }

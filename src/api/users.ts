@@ -4,6 +4,7 @@ import { RawJson } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { unauthorized } from '../queries/credentials.js';
 import { userByPathEmail } from '../queries/user-lookup.js';
+import { userListAnswer } from '../queries/user-list-json.js';
 import { listedUserJson, listedUsers, ownUserJson, publicAccessEnabled, userById, userObject } from '../queries/user-objects.js';
 import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
@@ -12,6 +13,7 @@ import { me, type Request } from './route.js';
 export function getUsers(services: Services, { principal, params }: Request<typeof schemas.getUsers>) {
   if (!principal && !publicAccessEnabled(services)) throw unauthorized();
   const { client_gravatar: clientGravatar, include_custom_profile_fields: profiles } = params;
+  if (params.user_ids === undefined) return userListAnswer(services, principal, clientGravatar, profiles);
   const members = listedUsers(services, params.user_ids).map((target) => listedUserJson(services, target, principal, clientGravatar, profiles));
   return new RawJson(`"members":[${members.join(',')}]`);
 }

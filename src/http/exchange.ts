@@ -152,6 +152,11 @@ export class Exchanges implements DeferredWriter {
       this.write(ex, result.status, result.body, result.headers, false, null);
       return;
     }
+    if (result instanceof RawJson && result.encoded !== undefined && ignored.length === 0) {
+      // The same answer for many requests (the user list): encoded once, written as bytes.
+      this.write(ex, 200, (result.encoded.body ??= Buffer.from(successBody(result, ignored))));
+      return;
+    }
     this.write(ex, 200, successBody(result, ignored));
   }
 

@@ -83,11 +83,24 @@ function historyEntries(history: readonly EditRecord[], allowEmptyTopicName: boo
   });
 }
 
+/** The `subject` a message shows: its topic (the empty one under its display name, unless allowed), '' for direct messages. */
+export function subjectOf(record: MessageRecord, format: MessageFormat): string {
+  if (record.type !== 'stream') return '';
+  return record.topic === '' && !format.allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic!;
+}
+
 /**
  * The message as `viewer` sees it: flags are the viewer's (a bitfield; see messages.ts);
  * `recipient_id` of a 1:1 conversation is the other participant's, as Zulip reports it.
  */
 export function formatMessage(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat): Record<string, unknown> {
+  const message = messageObject(services, record, viewerId, format);
+  message.flags = flagList(flags);
+  return message;
+}
+
+/** The message object without `flags`: the same for every viewer but a 1:1 conversation's recipient (see message-json.ts). */
+export function messageObject(services: Services, record: MessageRecord, viewerId: number, format: MessageFormat): Record<string, unknown> {
   const message: Record<string, unknown> = {
     id: record.id,
     sender_id: record.senderId,
@@ -95,7 +108,7 @@ export function formatMessage(services: Services, record: MessageRecord, viewerI
     recipient_id: recipientIdFor(services, record, viewerId),
     timestamp: record.timestamp,
     client: record.client,
-    subject: record.type === 'stream' ? (record.topic === '' && !format.allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic) : '',
+    subject: subjectOf(record, format),
     topic_links: record.type === 'stream' ? topicLinksOf(services, record.topic!) : [],
     is_me_message: isMeMessage(record.content),
     reactions: record.reactions.map((r) => ({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId })),
@@ -105,7 +118,6 @@ export function formatMessage(services: Services, record: MessageRecord, viewerI
     display_recipient: displayRecipient(services, record),
     type: record.type,
     content_type: format.applyMarkdown ? 'text/html' : 'text/x-markdown',
-    flags: flagList(flags),
   };
   if (record.type === 'stream') message.stream_id = record.channelId;
   if (record.editHistory.length > 0) {

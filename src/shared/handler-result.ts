@@ -1,8 +1,20 @@
 /** What a handler may return besides a plain object of response fields: shared by the HTTP front, which writes it, and the event queues, which park it. */
 
+/**
+ * Where the HTTP front keeps the encoded answer of fields that many requests answer alike (the
+ * whole user list): the owner of the fields keeps the slot beside them and drops both together.
+ */
+export class EncodedAnswer {
+  body: Buffer | undefined = undefined;
+}
+
 /** Response fields already serialised: the JSON text of an object without its braces. */
 export class RawJson {
-  constructor(readonly fields: string) {}
+  constructor(
+    readonly fields: string,
+    /** Given when these exact fields answer many requests: the answer is then encoded once. */
+    readonly encoded?: EncodedAnswer,
+  ) {}
 }
 
 /**

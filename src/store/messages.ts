@@ -7,6 +7,9 @@ import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import type { Database } from './database.js';
 import { pad, prefixEnd, prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { Transaction } from './transaction.js';
+import { IdLists } from './id-lists.js';
+import { mergeIds } from './merge-ids.js';
+import { RowBook } from './row-book.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
 export interface TopicRecord {
@@ -69,6 +72,10 @@ export class MessageStore {
   private readonly channelGeneration = new Map<number, number>();
 
   private readonly keys: RealmKeys;
+  /** Topic, channel, conversation and sender ranges held in memory (see id-lists.ts). */
+  readonly lists = new IdLists((prefix) => this.allIds(prefix));
+  /** Users' rows held in memory (see row-book.ts). */
+  readonly rowBook = new RowBook((userId) => this.allRows(userId));
 
   constructor(
     readonly db: Database,
@@ -138,6 +145,7 @@ export class MessageStore {
   /** Adds the message to its channel, topic, conversation and sender ranges. */
   index(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
+    this.listAfterCommit(record, topicKey, tx, true);
     if (record.type === 'stream') {
       const channelId = record.channelId!;
       tx.put(keys.channelMessage(channelId, record.id), 0);
@@ -157,6 +165,7 @@ export class MessageStore {
 
   unindex(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
+    this.listAfterCommit(record, topicKey, tx, false);
     if (record.type === 'stream') {
       const channelId = record.channelId!;
       tx.del(keys.channelMessage(channelId, record.id));
@@ -168,6 +177,15 @@ export class MessageStore {
       tx.del(keys.conversationMessage(conversationOf(record), record.id));
     }
     tx.del(keys.sentMessage(record.senderId, record.id));
+  }
+
+  /** The in-memory lists follow the index once the batch is durable (never on rollback). */
+  private listAfterCommit(record: MessageRecord, topicKey: string | undefined, tx: Transaction, added: boolean): void {
+    const { keys, lists } = this;
+    const prefixes = record.type === 'stream'
+      ? [keys.channelMessagePrefix(record.channelId!), keys.topicMessagePrefix(record.channelId!, topicKey!), keys.sentMessagePrefix(record.senderId)]
+      : [keys.conversationMessagePrefix(conversationOf(record)), keys.sentMessagePrefix(record.senderId)];
+    tx.afterCommit.push(() => prefixes.forEach((prefix) => (added ? lists.added(prefix, record.id) : lists.removed(prefix, record.id))));
   }
 
   private forgetChannelNewest(channelId: number): void {
@@ -235,7 +253,17 @@ export class MessageStore {
 
   /** The user's per-user row of a message (a flags bitfield), or undefined when there is none. */
   row(userId: number, messageId: number): number | undefined {
+    // A row a write is changing is read from the store until the book shows the change.
+    if (!this.rowBook.isHeld(userId, messageId)) {
+      const rows = this.rowBook.rowsOf(userId);
+      if (rows) return rows.get(messageId);
+    }
     return this.db.get<number>(this.keys.userMessage(userId, messageId));
+  }
+
+  /** Every row of a user, as on disk (a book being read). */
+  private async *allRows(userId: number): AsyncGenerator<[number, number]> {
+    for await (const [key, flags] of this.db.scan<number>(prefixRange(this.keys.userMessagePrefix(userId)))) yield [idOfKey(key), flags];
   }
 
   /** The newest message id the user holds a row of, or -1. */
@@ -262,6 +290,7 @@ export class MessageStore {
       }
     }
     tx.put(keys.userMessage(userId, messageId), after);
+    this.rowBook.track(userId, messageId, after, tx);
     const was = before ?? Flag.read;
     if ((was ^ after) & Flag.read) {
       if (after & Flag.read) tx.del(keys.unread(userId, messageId));
@@ -287,6 +316,7 @@ export class MessageStore {
     if (this.newestRowByUser.get(userId) === messageId) this.newestRowByUser.delete(userId);
     tx.onRollback(() => this.newestRowByUser.delete(userId));
     tx.del(keys.userMessage(userId, messageId));
+    this.rowBook.track(userId, messageId, undefined, tx);
     tx.del(keys.unread(userId, messageId));
     tx.del(keys.starred(userId, messageId));
     tx.del(keys.mention(userId, messageId));
@@ -313,11 +343,12 @@ export class MessageStore {
   ids(range: MessageRange, options: WalkOptions): AsyncGenerator<number> {
     if (range.of === 'union') return mergeIds(range.ranges.map((part) => this.ids(part, options)), options.reverse);
     const span = range.of === 'channel-span' ? range : undefined;
-    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity);
+    const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
+    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed, range.of === 'unread' ? range.userId : undefined);
   }
 
   /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
-  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number): AsyncGenerator<number> {
+  private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number, listed: boolean, unreadOf: number | undefined): AsyncGenerator<number> {
     // The ids to walk, as an inclusive interval [lo, hi]; ids from MAX_ID on are past every key.
     let lo = lowest;
     let hi = Math.min(below, MAX_ID) - 1;
@@ -327,9 +358,19 @@ export class MessageStore {
       else lo = Math.max(lo, anchor);
     }
     if (lo > hi || hi < 0) return;
+    const inMemory = listed ? this.lists.walk(prefix, lo, hi, options.reverse) : unreadOf !== undefined ? this.rowBook.unreadIds(unreadOf, 256, options.reverse) : undefined;
+    if (inMemory) {
+      for (const id of inMemory) if (id >= lo && id <= hi) yield id;
+      return;
+    }
     const range = { gte: prefix + pad(Math.max(lo, 0)), lte: prefix + pad(hi) };
     const firstPage = options.expected === undefined ? undefined : options.expected + 1;
     for await (const key of this.db.scanKeys(range, { reverse: options.reverse, firstPage })) yield idOfKey(key);
+  }
+
+  /** Every id of a prefix, in order (an in-memory list being read). */
+  private async *allIds(prefix: string): AsyncGenerator<number> {
+    for await (const key of this.db.scanKeys({ gte: prefix + pad(0), lte: prefix + pad(MAX_ID - 1) }, { firstPage: 1024 })) yield idOfKey(key);
   }
 
   /** The newest id in a range whose message exists (a row may outlive its message, see docs/architecture.md). */
@@ -343,30 +384,10 @@ export class MessageStore {
     for await (const id of this.ids(range, { reverse: true })) if (!except?.has(id)) return id;
     return undefined;
   }
-
 }
 
 /** Past every id a key can hold (12 digits). */
 const MAX_ID = 10 ** ID_WIDTH;
-
-/** Merges ascending (or descending) id walks into one, each id once. */
-async function* mergeIds(walks: AsyncGenerator<number>[], reverse: boolean): AsyncGenerator<number> {
-  if (walks.length === 1) return yield* walks[0]!;
-  const heads: (number | undefined)[] = await Promise.all(walks.map(async (walk) => (await walk.next()).value as number | undefined));
-  try {
-    for (;;) {
-      let best: number | undefined;
-      for (const head of heads) if (head !== undefined && (best === undefined || (reverse ? head > best : head < best))) best = head;
-      if (best === undefined) return;
-      yield best;
-      for (let i = 0; i < heads.length; i++) {
-        if (heads[i] === best) heads[i] = (await walks[i]!.next()).value as number | undefined;
-      }
-    }
-  } finally {
-    await Promise.all(walks.map((walk) => walk.return(undefined)));
-  }
-}
 
 export function conversationOf(record: MessageRecord): string {
   return record.dmUserIds!.join(',');

@@ -1,0 +1,70 @@
+/**
+ * The JSON of message objects for GET /messages, encoded once per message and way of formatting
+ * and shared by every reader: a message's object is the same for everyone but its `flags` (and,
+ * in a 1:1 conversation, `recipient_id` for the one who did not send it), so the object without
+ * flags is kept serialised and each reader's flags are appended to it.
+ *
+ * Validity is checked, not trusted: an entry remembers the records it was encoded from (the
+ * message, its sender, its channel or its participants, the realm) and is used only while each
+ * of them is still the one in memory. Records are replaced, never mutated, on every write that
+ * changes them (edits, moves, reactions, submessages, renames, name and avatar changes, realm
+ * settings and linkifiers), and a rollback puts the previous record back, so a stale entry can
+ * never be served, whichever write changed what, and nothing must remember to invalidate it.
+ * A deleted message is never asked for (its record is gone); its entry ages out.
+ */
+import { flagList, type MessageRecord } from '../domain/messages.js';
+import type { MessageJsonEntry } from '../store/read-caches.js';
+import type { Services } from '../services.js';
+import { messageObject, type MessageFormat } from './message-format.js';
+
+/** Four bits: the three format options and "a 1:1 direct message read by its recipient". */
+function variantOf(record: MessageRecord, viewerId: number, format: MessageFormat): number {
+  const otherOfPair = record.type === 'private' && record.dmUserIds!.length === 2 && viewerId !== record.senderId;
+  return (+format.applyMarkdown) | (+format.clientGravatar << 1) | (+format.allowEmptyTopicName << 2) | (+otherOfPair << 3);
+}
+
+/** The message object as `viewerId` sees it with these flags, as JSON (`extra`: more fields, `,"a":…`). */
+export function messageJson(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, extra = ''): string {
+  const cache = services.readCaches.messages;
+  const variant = variantOf(record, viewerId, format);
+  const entry = currentEntry(services, record);
+  let form = entry.forms[variant];
+  if (form === undefined) {
+    form = JSON.stringify(messageObject(services, record, viewerId, format)).slice(0, -1);
+    entry.forms[variant] = form;
+    cache.counts.encoded++;
+  } else {
+    cache.counts.reused++;
+  }
+  let flagsJson = cache.flagsJson.get(flags);
+  if (flagsJson === undefined) cache.flagsJson.set(flags, (flagsJson = `,"flags":${JSON.stringify(flagList(flags))}`));
+  return form + flagsJson + extra + '}';
+}
+
+/** The entry of this record, emptied if anything it was encoded from has changed since. */
+function currentEntry(services: Services, record: MessageRecord): MessageJsonEntry {
+  const { org } = services;
+  const cache = services.readCaches.messages;
+  const entry = cache.get(record.id);
+  if (entry && entry.record === record && entry.realm === org.realm && sameNames(services, entry, record)) return entry;
+  const fresh: MessageJsonEntry = {
+    record,
+    realm: org.realm,
+    sender: org.users.get(record.senderId),
+    channel: record.type === 'stream' ? org.channels.get(record.channelId!) : undefined,
+    people: record.type === 'private' ? record.dmUserIds!.map((id) => org.users.get(id)) : undefined,
+    forms: [],
+  };
+  cache.set(record.id, fresh);
+  return fresh;
+}
+
+function sameNames(services: Services, entry: MessageJsonEntry, record: MessageRecord): boolean {
+  const { users, channels } = services.org;
+  if (entry.sender !== users.get(record.senderId)) return false;
+  if (record.type === 'stream') return entry.channel === channels.get(record.channelId!);
+  const ids = record.dmUserIds!;
+  const people = entry.people!;
+  for (let i = 0; i < ids.length; i++) if (people[i] !== users.get(ids[i]!)) return false;
+  return true;
+}

@@ -1,0 +1,166 @@
+/**
+ * Whole index ranges held in memory: the message ids under a key prefix (a topic's, a channel's,
+ * a conversation's, a sender's), read once in the background on first use and kept current as
+ * commits become durable, so that reading the newest page of a narrow walks an array instead of
+ * opening a LevelDB iterator. Bounded by the number of ids held; least recently used lists go.
+ *
+ * Consistency: a list shows what is durable, as a range scan does. Changes are applied after
+ * their batch is on disk (the transaction's after-commit), never on rollback. While a list is
+ * being read, changes made durable meanwhile are noted and applied after the read, each one
+ * idempotently (an id added that the read already saw, or removed that it never saw, changes
+ * nothing), so a change is never lost whether the read's snapshot holds it or not.
+ */
+
+interface IdList {
+  /** Ascending ids; undefined while the list is being read. */
+  ids: number[] | undefined;
+  /** Changes made durable while the list was read: [added, id]. */
+  pending: [boolean, number][];
+}
+
+/** The index of the first id ≥ `id` in ascending `ids`. */
+function lowerBound(ids: readonly number[], id: number): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function insert(ids: number[], id: number): void {
+  const last = ids[ids.length - 1];
+  if (last === undefined || id > last) {
+    ids.push(id);
+    return;
+  }
+  const at = lowerBound(ids, id);
+  if (ids[at] !== id) ids.splice(at, 0, id);
+}
+
+function remove(ids: number[], id: number): void {
+  const at = lowerBound(ids, id);
+  if (ids[at] === id) ids.splice(at, 1);
+}
+
+export class IdLists {
+  /** By prefix, least recently used first. */
+  private readonly lists = new Map<string, IdList>();
+  private held = 0;
+  /** Prefixes with more ids than a list may hold: never read whole. */
+  private readonly tooLong = new Set<string>();
+  /** One list is read at a time: the reads of a busy server stay a background trickle. */
+  private reading = false;
+  /** Lists read into memory and walks served from memory (tests and benches see them at work). */
+  readonly counts = { loaded: 0, served: 0 };
+
+  constructor(
+    /** Every id under a prefix, in order, as on disk. */
+    private readonly read: (prefix: string) => AsyncIterable<number>,
+    private readonly maxIds = 2_000_000,
+  ) {}
+
+  /**
+   * The ids in [lo, hi] of `prefix`'s list from memory, newest first when `reverse`; undefined
+   * when the list is not in memory (then its read is started, if none is under way).
+   */
+  walk(prefix: string, lo: number, hi: number, reverse: boolean): Iterable<number> | undefined {
+    const list = this.lists.get(prefix);
+    if (list?.ids === undefined) {
+      if (list === undefined && !this.reading && !this.tooLong.has(prefix)) void this.load(prefix);
+      return undefined;
+    }
+    // Most recently used last.
+    this.lists.delete(prefix);
+    this.lists.set(prefix, list);
+    this.counts.served++;
+    return walkIds(list, lo, hi, reverse);
+  }
+
+  /** After a commit: `id` is now listed under `prefix`. */
+  added(prefix: string, id: number): void {
+    const list = this.lists.get(prefix);
+    if (list === undefined) return;
+    if (list.ids === undefined) list.pending.push([true, id]);
+    else {
+      const before = list.ids.length;
+      insert(list.ids, id);
+      this.held += list.ids.length - before;
+      this.evict();
+    }
+  }
+
+  /** After a commit: `id` is no longer listed under `prefix`. */
+  removed(prefix: string, id: number): void {
+    const list = this.lists.get(prefix);
+    if (list === undefined) return;
+    if (list.ids === undefined) list.pending.push([false, id]);
+    else {
+      const before = list.ids.length;
+      remove(list.ids, id);
+      this.held -= before - list.ids.length;
+    }
+  }
+
+  private async load(prefix: string): Promise<void> {
+    const list: IdList = { ids: undefined, pending: [] };
+    // Noted before the read begins, so that every change made durable from now on is seen.
+    this.lists.set(prefix, list);
+    this.reading = true;
+    const ids: number[] = [];
+    try {
+      for await (const id of this.read(prefix)) {
+        ids.push(id);
+        if (ids.length > this.maxIds / 2) {
+          this.tooLong.add(prefix);
+          throw new Error('too long to hold');
+        }
+      }
+    } catch {
+      // Too long, or the store closing: this prefix is walked on disk, as before.
+      if (this.lists.get(prefix) === list) this.lists.delete(prefix);
+      return;
+    } finally {
+      this.reading = false;
+    }
+    if (this.lists.get(prefix) !== list) return;
+    for (const [added, id] of list.pending) (added ? insert : remove)(ids, id);
+    list.pending = [];
+    list.ids = ids;
+    this.held += ids.length;
+    this.counts.loaded++;
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const [prefix, list] of this.lists) {
+      if (this.held <= this.maxIds) return;
+      if (list.ids === undefined) continue;
+      this.lists.delete(prefix);
+      this.held -= list.ids.length;
+    }
+  }
+}
+
+/**
+ * Walks a list that may change between steps (a commit lands while the caller awaits): each step
+ * finds its place again from the last id given, so ids added or removed meanwhile are met or
+ * skipped as a walk on disk would, and none is given twice.
+ */
+function* walkIds(list: IdList, lo: number, hi: number, reverse: boolean): Generator<number> {
+  let last: number | undefined;
+  let at = -1;
+  for (;;) {
+    const ids = list.ids;
+    if (ids === undefined) return;
+    if (last === undefined) at = reverse ? lowerBound(ids, hi + 1) - 1 : lowerBound(ids, lo);
+    else if (ids[at] === last) at += reverse ? -1 : 1;
+    else at = reverse ? lowerBound(ids, last) - 1 : lowerBound(ids, last + 1);
+    const id = ids[at];
+    if (id === undefined || id < lo || id > hi) return;
+    last = id;
+    yield id;
+  }
+}
