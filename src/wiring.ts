@@ -54,8 +54,8 @@ export interface ServiceParts {
   clock: Clock;
 }
 
-export async function buildServices(parts: ServiceParts): Promise<Services> {
-  const { db, org, logger } = parts;
+/** The organization's actors, restored from their snapshots, with the group records reconciled. */
+async function restoreActors(db: Database, org: Organization, logger: Logger): Promise<ActorRegistry> {
   const actors = new ActorRegistry(
     new ActorSnapshots(db, org.id),
     (kind, id, error) => logger.error({ err: error, kind, id }, 'actor failed'),
@@ -69,6 +69,12 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   actors.register(userGroupKind);
   await actors.restore();
   reconcileGroupStates(actors, org.groups, (groupId) => logger.warn({ groupId }, 'user group record disagreed with its actor; the actor wins'));
+  return actors;
+}
+
+export async function buildServices(parts: ServiceParts): Promise<Services> {
+  const { db, org, logger } = parts;
+  const actors = await restoreActors(db, org, logger);
   const subscriptions = new SubscriptionBook(actors, () => parts.counters.upcomingServerId('message'));
   subscriptions.rebuildIndex();
   const messages = new MessageStore(db, org.id);

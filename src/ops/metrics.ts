@@ -47,7 +47,33 @@ export class ServerMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30, 60],
       registers,
     });
-    const { queues, db } = sources;
+    this.queueMetrics(sources.queues);
+    this.storeMetrics(sources.db);
+    const dropped = sources.droppedLogLines;
+    new Counter({
+      name: 'parley_log_lines_dropped_total',
+      help: 'Log lines dropped because the log destination failed (a full disk, a closed pipe) or could not keep up.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(dropped?.() ?? 0);
+      },
+    });
+    this.lastBackup = new Gauge({
+      name: 'parley_backup_last_success_timestamp_seconds',
+      help: 'Unix time when the last successful online backup finished (0: none since start).',
+      registers,
+    });
+    this.backupSeconds = new Gauge({
+      name: 'parley_backup_last_duration_seconds',
+      help: 'How long the last successful online backup took.',
+      registers,
+    });
+  }
+
+  /** The event queues' figures, read at each scrape. */
+  private queueMetrics(queues: MetricsSources['queues']): void {
+    const registers = [this.registry];
     new Gauge({
       name: 'parley_event_queues',
       help: 'Registered event queues.',
@@ -72,6 +98,20 @@ export class ServerMetrics {
         this.set(queues.stats().pendingEvents);
       },
     });
+    new Counter({
+      name: 'parley_event_queues_overflowed_total',
+      help: 'Event queues expired early for holding more undelivered events than PARLEY_QUEUE_MAX_EVENTS.',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(queues.stats().overflowed);
+      },
+    });
+  }
+
+  /** The store's writes (group commit sizes and durations) and its outages. */
+  private storeMetrics(db: Database): void {
+    const registers = [this.registry];
     const flushOps = new Histogram({
       name: 'parley_store_batch_ops',
       help: 'Operations per LevelDB write (group commit: every batch queued in one turn goes in one write).',
@@ -88,16 +128,6 @@ export class ServerMetrics {
       flushOps.observe(ops);
       flushSeconds.observe(seconds);
     };
-    const dropped = sources.droppedLogLines;
-    new Counter({
-      name: 'parley_log_lines_dropped_total',
-      help: 'Log lines dropped because the log destination failed (a full disk, a closed pipe) or could not keep up.',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(dropped?.() ?? 0);
-      },
-    });
     new Gauge({
       name: 'parley_store_writable',
       help: '1 while the store accepts writes; 0 from a failed LevelDB write until it is reopened and proven writable.',
@@ -114,25 +144,6 @@ export class ServerMetrics {
         this.reset();
         this.inc(db.outages.failures);
       },
-    });
-    new Counter({
-      name: 'parley_event_queues_overflowed_total',
-      help: 'Event queues expired early for holding more undelivered events than PARLEY_QUEUE_MAX_EVENTS.',
-      registers,
-      collect() {
-        this.reset();
-        this.inc(queues.stats().overflowed);
-      },
-    });
-    this.lastBackup = new Gauge({
-      name: 'parley_backup_last_success_timestamp_seconds',
-      help: 'Unix time when the last successful online backup finished (0: none since start).',
-      registers,
-    });
-    this.backupSeconds = new Gauge({
-      name: 'parley_backup_last_duration_seconds',
-      help: 'How long the last successful online backup took.',
-      registers,
     });
   }
 

@@ -1,20 +1,20 @@
 /**
  * Whole index ranges held in memory: the message ids under a key prefix (a topic's, a channel's,
  * a conversation's, a sender's), read once in the background on first use and kept current as
- * commits become durable, so that reading the newest page of a narrow walks an array instead of
+ * batches are written, so that reading the newest page of a narrow walks an array instead of
  * opening a LevelDB iterator. Bounded by the number of ids held; least recently used lists go.
  *
- * Consistency: a list shows what is durable, as a range scan does. Changes are applied after
- * their batch is on disk (the transaction's after-commit), never on rollback. While a list is
- * being read, changes made durable meanwhile are noted and applied after the read, each one
- * idempotently (an id added that the read already saw, or removed that it never saw, changes
+ * Consistency: a list shows what a range scan shows, the store's read-your-writes overlay
+ * included: a change is applied when its batch is queued and undone if the batch rolls back.
+ * While a list is being read, changes made meanwhile are noted and applied after the read, each
+ * one idempotently (an id added that the read already saw, or removed that it never saw, changes
  * nothing), so a change is never lost whether the read's snapshot holds it or not.
  */
 
 interface IdList {
   /** Ascending ids; undefined while the list is being read. */
   ids: number[] | undefined;
-  /** Changes made durable while the list was read: [added, id]. */
+  /** Changes made while the list was read: [added, id]. */
   pending: [boolean, number][];
 }
 
@@ -79,7 +79,7 @@ export class IdLists {
     return walkIds(list, lo, hi, reverse);
   }
 
-  /** After a commit: `id` is now listed under `prefix`. */
+  /** A batch lists `id` under `prefix` (or its rollback restores it). */
   added(prefix: string, id: number): void {
     const list = this.lists.get(prefix);
     if (list === undefined) return;
@@ -92,7 +92,7 @@ export class IdLists {
     }
   }
 
-  /** After a commit: `id` is no longer listed under `prefix`. */
+  /** A batch takes `id` from `prefix` (or its rollback takes back its addition). */
   removed(prefix: string, id: number): void {
     const list = this.lists.get(prefix);
     if (list === undefined) return;
@@ -106,7 +106,7 @@ export class IdLists {
 
   private async load(prefix: string): Promise<void> {
     const list: IdList = { ids: undefined, pending: [] };
-    // Noted before the read begins, so that every change made durable from now on is seen.
+    // Noted before the read begins, so that every change made from now on is seen.
     this.lists.set(prefix, list);
     this.reading = true;
     const ids: number[] = [];

@@ -60,11 +60,15 @@ export const serverKeys = {
   probe: 'server!probe',
 };
 
-/** Keys inside one organization. */
+/** Keys inside one organization: its records, its messages and their indexes, its books. */
 export function realmKeys(realmId: number) {
   const r = `${realmId}!`;
+  return { prefix: r, ...recordKeys(r), ...messageKeys(r), ...bookKeys(r) };
+}
+
+/** The organization's records: realm, users, groups, channels, actors. */
+function recordKeys(r: string) {
   return {
-    prefix: r,
     realm: `${r}realm`,
     counter: (name: string) => `${r}counter!${name}`,
     user: (id: number) => `${r}user!${pad(id)}`,
@@ -75,6 +79,12 @@ export function realmKeys(realmId: number) {
     channelPrefix: `${r}channel!`,
     actor: (kind: string, id: string) => `${r}actor!${kind}!${id}`,
     actorPrefix: (kind: string) => `${r}actor!${kind}!`,
+  };
+}
+
+/** Messages, per-user rows and read state, and the indexes messages are walked by. */
+function messageKeys(r: string) {
+  return {
     /** A message record. */
     message: (id: number) => `${r}msg!${pad(id)}`,
     /** A user's messages by id; the value is that user's flags bitfield. */
@@ -117,6 +127,12 @@ export function realmKeys(realmId: number) {
     /** Messages a user sent, by id. */
     sentMessage: (userId: number, messageId: number) => `${r}sent!${pad(userId)}!${pad(messageId)}`,
     sentMessagePrefix: (userId: number) => `${r}sent!${pad(userId)}!`,
+  };
+}
+
+/** The event log, queues, and the books of scheduled messages, invitations, mail, uploads and notifications. */
+function bookKeys(r: string) {
+  return {
     /** The event log: one entry per event with the users it is for. */
     event: (id: number) => `${r}ev!${pad(id)}`,
     eventPrefix: `${r}ev!`,

@@ -145,7 +145,7 @@ export class MessageStore {
   /** Adds the message to its channel, topic, conversation and sender ranges. */
   index(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
-    this.listAfterCommit(record, topicKey, tx, true);
+    this.listChange(record, topicKey, tx, true);
     if (record.type === 'stream') {
       const channelId = record.channelId!;
       tx.put(keys.channelMessage(channelId, record.id), 0);
@@ -165,7 +165,7 @@ export class MessageStore {
 
   unindex(record: MessageRecord, topicKey: string | undefined, tx: Transaction): void {
     const { keys } = this;
-    this.listAfterCommit(record, topicKey, tx, false);
+    this.listChange(record, topicKey, tx, false);
     if (record.type === 'stream') {
       const channelId = record.channelId!;
       tx.del(keys.channelMessage(channelId, record.id));
@@ -179,13 +179,19 @@ export class MessageStore {
     tx.del(keys.sentMessage(record.senderId, record.id));
   }
 
-  /** The in-memory lists follow the index once the batch is durable (never on rollback). */
-  private listAfterCommit(record: MessageRecord, topicKey: string | undefined, tx: Transaction, added: boolean): void {
+  /**
+   * The in-memory lists follow the index as the store's reads do: at once, as the read-your-writes
+   * overlay serves a batch before it is durable, and undone if the batch rolls back (so a reader
+   * that saw the scheduled-message list lose an item also finds the message it became).
+   */
+  private listChange(record: MessageRecord, topicKey: string | undefined, tx: Transaction, added: boolean): void {
     const { keys, lists } = this;
     const prefixes = record.type === 'stream'
       ? [keys.channelMessagePrefix(record.channelId!), keys.topicMessagePrefix(record.channelId!, topicKey!), keys.sentMessagePrefix(record.senderId)]
       : [keys.conversationMessagePrefix(conversationOf(record)), keys.sentMessagePrefix(record.senderId)];
-    tx.afterCommit.push(() => prefixes.forEach((prefix) => (added ? lists.added(prefix, record.id) : lists.removed(prefix, record.id))));
+    const apply = (add: boolean) => prefixes.forEach((prefix) => (add ? lists.added(prefix, record.id) : lists.removed(prefix, record.id)));
+    apply(added);
+    tx.onRollback(() => apply(!added));
   }
 
   private forgetChannelNewest(channelId: number): void {
