@@ -13,6 +13,8 @@ import { Site } from '../src/http/front.js';
 import { compileValidators } from '../src/http/validation.js';
 import { OrganizationRuntime, type ServerParts } from '../src/organization-runtime.js';
 import { Organization } from '../src/store/organization.js';
+import { buildServices } from '../src/wiring.js';
+import type { Services } from '../src/services.js';
 import { SCHEMAS } from '../schemas/registry.js';
 import { newDataDir, Seeder } from './lib/seed.js';
 
@@ -54,6 +56,24 @@ async function main(): Promise<void> {
   await warm.stopWork();
   await warm.close();
 
+  // Services alone (directories, actors, stores, the search index open), then closed again.
+  const bare = measure();
+  const built: Services[] = [];
+  for (const id of ids) built.push(await buildServices({ ...parts, org: (await Organization.load(root.db, id, config.externalUrl))! }));
+  const withSearch = measure();
+  report('services alone (wiring.ts)', bare, withSearch);
+  for (const services of built) await services.search.close();
+  const withoutSearch = measure();
+  report('  of which the open search index', withoutSearch, withSearch);
+  const sites = Array.from({ length: count }, () => new Site(warm.site.options, validators));
+  report('a compiled site (its routers; routes bound once)', withoutSearch, measure());
+  sites.length = 0;
+  for (const services of built) {
+    await services.queues.close();
+    services.actors.stopAll();
+  }
+  built.length = 0;
+
   const start = measure();
   const runtimes: OrganizationRuntime[] = [];
   for (const id of ids) runtimes.push(await OrganizationRuntime.start(parts, (await Organization.load(root.db, id, config.externalUrl))!));
@@ -72,6 +92,13 @@ async function main(): Promise<void> {
   runtimes.length = 0;
   const unloaded = measure();
   report('left after unloading them all', start, unloaded);
+  // The same organization loaded and unloaded N times: what stays must not grow with the cycles.
+  for (let i = 0; i < count; i++) {
+    const runtime = await OrganizationRuntime.start(parts, (await Organization.load(root.db, ids[0]!, config.externalUrl))!);
+    await runtime.stopWork();
+    await runtime.close();
+  }
+  report('left after loading and unloading one organization N times', unloaded, measure());
   await seeder.close();
 }
 
