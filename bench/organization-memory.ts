@@ -3,7 +3,9 @@
  * then loaded as the server loads them (OrganizationRuntime.start: services, background work,
  * compiled site), each given one render; heap and RSS after a forced GC are compared per step.
  * `node --expose-gc dist/bench/organization-memory.js [N]` (default 100); prints KiB per organization.
+ * HEAP_SNAPSHOTS=<dir> writes heap snapshots around the load-and-unload cycles (to compare in DevTools).
  */
+import { writeHeapSnapshot } from 'node:v8';
 import { pino } from 'pino';
 import { createNewOrganization } from '../src/actions/organization-create.js';
 import { buildFor } from '../src/admin-hosts.js';
@@ -93,12 +95,14 @@ async function main(): Promise<void> {
   const unloaded = measure();
   report('left after unloading them all', start, unloaded);
   // The same organization loaded and unloaded N times: what stays must not grow with the cycles.
+  if (process.env.HEAP_SNAPSHOTS) writeHeapSnapshot(`${process.env.HEAP_SNAPSHOTS}/before.heapsnapshot`);
   for (let i = 0; i < count; i++) {
     const runtime = await OrganizationRuntime.start(parts, (await Organization.load(root.db, ids[0]!, config.externalUrl))!);
     await runtime.stopWork();
     await runtime.close();
   }
   report('left after loading and unloading one organization N times', unloaded, measure());
+  if (process.env.HEAP_SNAPSHOTS) writeHeapSnapshot(`${process.env.HEAP_SNAPSHOTS}/after.heapsnapshot`);
   await seeder.close();
 }
 
