@@ -22,6 +22,8 @@ export interface Config {
   heartbeatSeconds: number;
   /** A queue nobody polls for this long expires (unless registered with a lifespan). */
   queueIdleSeconds: number;
+  /** An organization with no queue, request or timed work for this long is unloaded (the root never is). */
+  organizationIdleSeconds: number;
   /** How often expired queues and acknowledged event-log entries are swept. */
   sweepSeconds: number;
   /** Port of the Prometheus `/metrics` listener (on `host`); undefined: no metrics. 0: any free port. */
@@ -102,6 +104,7 @@ export function configFromEnv(env: Env = process.env): Config {
     logLevel: oneOf(env, 'PARLEY_LOG_LEVEL', 'warn', LOG_LEVELS),
     heartbeatSeconds: seconds(env, 'PARLEY_HEARTBEAT_SECONDS', 50, 0.1),
     queueIdleSeconds: seconds(env, 'PARLEY_QUEUE_IDLE_SECONDS', 600, 1),
+    organizationIdleSeconds: seconds(env, 'PARLEY_ORGANIZATION_IDLE_SECONDS', 600, 1),
     sweepSeconds: seconds(env, 'PARLEY_SWEEP_SECONDS', 60, 0.1),
     // 0: any free port (the tests' choice).
     metricsPort: env.PARLEY_METRICS_PORT ? integer(env, 'PARLEY_METRICS_PORT', 0, 0, MAX_PORT) : undefined,

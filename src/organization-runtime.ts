@@ -10,6 +10,9 @@ import { startBouncerUpdates } from './actions/push-analytics.js';
 import { deliverScheduled } from './actions/scheduled-delivery.js';
 import { resumeExports } from './actions/realm-export.js';
 import { clearWakeMarkIfIdle } from './actions/timed-work.js';
+import { hasTimedWork } from './queries/timed-work.js';
+import type { Route } from './http/contract.js';
+import type { PageRoute } from './http/pages.js';
 import { bindPages } from './api/pages.js';
 import { bindRoutes } from './api/route.js';
 import { ROOT_ROUTES, ROUTES } from './api/routes.js';
@@ -41,12 +44,59 @@ interface BackgroundWork {
   stop(): Promise<void>;
 }
 
+/** Requests an organization is serving and when it last had one (for unloading idle ones: organizations.ts). */
+class Usage {
+  inFlight = 0;
+  lastUsed = performance.now();
+
+  touch(): void {
+    this.lastUsed = performance.now();
+  }
+
+  /** The handler counted in flight while it runs; used again when it ends. */
+  wrap<A, R>(handler: (request: A) => R): (request: A) => R {
+    return (request: A) => {
+      this.inFlight++;
+      this.touch();
+      const done = () => {
+        this.inFlight--;
+        this.touch();
+      };
+      try {
+        const result = handler(request);
+        if (result instanceof Promise) return result.finally(done) as R;
+        done();
+        return result;
+      } catch (error) {
+        done();
+        throw error;
+      }
+    };
+  }
+}
+
 export class OrganizationRuntime {
   private constructor(
     readonly services: Services,
     readonly site: Site<UserRecord>,
     private readonly work: BackgroundWork,
+    private readonly usage: Usage,
   ) {}
+
+  /** A request arrives for this organization (the front found its site). */
+  touch(): void {
+    this.usage.touch();
+  }
+
+  /**
+   * Whether it may be unloaded: nothing asked of it for `idleMs`, no request in a handler, no
+   * event queue, no timed work (scheduled messages, notifications), no background job.
+   */
+  idle(idleMs: number): boolean {
+    const { services } = this;
+    if (this.usage.inFlight > 0 || performance.now() - this.usage.lastUsed < idleMs) return false;
+    return services.queues.size === 0 && !hasTimedWork(services) && !services.background.busy;
+  }
 
   /**
    * Builds the organization's services, runs `seed` (a new organization's first writes), starts
@@ -57,7 +107,8 @@ export class OrganizationRuntime {
     try {
       if (seed) await seed(services);
       const work = await startBackgroundWork(services);
-      return new OrganizationRuntime(services, parts.compileSite(siteOptions(services)), work);
+      const usage = new Usage();
+      return new OrganizationRuntime(services, parts.compileSite(siteOptions(services, usage)), work, usage);
     } catch (error) {
       await closeServices(services);
       throw error;
@@ -77,11 +128,13 @@ export class OrganizationRuntime {
 }
 
 /** The organization's routes, pages, authenticator and health check, bound to its services. */
-function siteOptions(services: Services): SiteOptions<UserRecord> {
+function siteOptions(services: Services, usage: Usage): SiteOptions<UserRecord> {
+  const counted = (routes: Route<UserRecord>[]) => routes.map((route) => ({ ...route, handler: usage.wrap(route.handler) }));
+  const countedPages = (pages: PageRoute[]) => pages.map((page) => ({ ...page, handler: usage.wrap(page.handler) }));
   return {
-    routes: bindRoutes(ROUTES, services),
-    rootRoutes: bindRoutes(ROOT_ROUTES, services),
-    pages: bindPages(services),
+    routes: counted(bindRoutes(ROUTES, services)),
+    rootRoutes: counted(bindRoutes(ROOT_ROUTES, services)),
+    pages: countedPages(bindPages(services)),
     authenticate: basicAuthenticator(services),
     health: healthCheck(services),
     // User ids are per organization; the limiter is the server's.

@@ -2,7 +2,9 @@
  * The server's organizations at work, found by host name: each is loaded at its first request
  * (one load per organization, however many requests wait for it), those with timed work waiting
  * are woken after the server listens (a few at a time), and all are stopped together at shutdown.
- * Nothing is done at start for the others, so start-up does not grow with their number.
+ * Nothing is done at start for the others, so start-up does not grow with their number. An
+ * organization left idle (no request, queue or timed work for PARLEY_ORGANIZATION_IDLE_SECONDS)
+ * is unloaded; a request for it meanwhile waits for the unload, then loads it anew.
  */
 import { organizationUrl, subdomainOfHost } from './domain/organization-hosts.js';
 import type { UserRecord } from './domain/users.js';
@@ -20,16 +22,71 @@ export class Organizations {
   private readonly loaded = new Map<string, OrganizationRuntime>();
   /** Loads under way by subdomain: a second request waits for the same one. */
   private readonly loading = new Map<string, Promise<OrganizationRuntime | undefined>>();
+  /** Unloads under way by subdomain: a load waits for it. */
+  private readonly unloading = new Map<string, Promise<void>>();
   private stopping = false;
+  /** The first organization started (the root): never unloaded. */
+  private root: string | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  /** Organizations unloaded since start (metrics, tests). */
+  unloads = 0;
 
   constructor(private readonly parts: ServerParts) {}
+
+  /** Whether the organization at `subdomain` is loaded now. */
+  isLoaded(subdomain: string): boolean {
+    return this.loaded.has(subdomain);
+  }
+
+  /** How many organizations are loaded now. */
+  get loadedCount(): number {
+    return this.loaded.size;
+  }
+
+  /** Looks for idle organizations a few times per idle period (at most every 30 s). */
+  startIdleSweep(): void {
+    const idleMs = this.parts.config.organizationIdleSeconds * 1000;
+    this.sweeper = setInterval(() => this.unloadIdle(idleMs), Math.min(30_000, Math.max(100, idleMs / 4)));
+    this.sweeper.unref();
+  }
+
+  /** Unloads every loaded organization but the root that is idle for `idleMs`. */
+  unloadIdle(idleMs: number): void {
+    if (this.stopping) return;
+    for (const [subdomain, runtime] of this.loaded) {
+      if (subdomain !== this.root && runtime.idle(idleMs)) void this.unload(subdomain, runtime);
+    }
+  }
+
+  /**
+   * Drops the organization from the registry at once (so the next request loads it anew, after
+   * this unload), then stops its work and closes it as at shutdown; the database stays open.
+   */
+  private unload(subdomain: string, runtime: OrganizationRuntime): Promise<void> {
+    this.loaded.delete(subdomain);
+    const done = (async () => {
+      try {
+        await runtime.stopWork();
+        await runtime.close();
+        this.unloads++;
+        this.parts.logger.info({ realmId: runtime.services.org.id, subdomain }, 'idle organization unloaded');
+      } catch (error) {
+        this.parts.logger.error({ err: error, subdomain }, 'unloading an idle organization failed');
+      }
+    })().finally(() => this.unloading.delete(subdomain));
+    this.unloading.set(subdomain, done);
+    return done;
+  }
 
   /** The site a Host header names: at once when loaded, a promise while it loads, undefined for a host not ours. */
   siteFor(host: string): Site<UserRecord> | Promise<Site<UserRecord> | undefined> | undefined {
     const subdomain = subdomainOfHost(this.parts.config.externalUrl, host);
     if (subdomain === undefined) return undefined;
     const runtime = this.loaded.get(subdomain);
-    if (runtime) return runtime.site;
+    if (runtime) {
+      runtime.touch();
+      return runtime.site;
+    }
     return this.load(subdomain).then((loaded) => loaded?.site);
   }
 
@@ -39,7 +96,9 @@ export class Organizations {
     if (loaded) return Promise.resolve(loaded);
     let loading = this.loading.get(subdomain);
     if (!loading) {
-      loading = this.open(subdomain).finally(() => this.loading.delete(subdomain));
+      const unloading = this.unloading.get(subdomain);
+      const opened = unloading ? unloading.then(() => this.open(subdomain)) : this.open(subdomain);
+      loading = opened.finally(() => this.loading.delete(subdomain));
       this.loading.set(subdomain, loading);
     }
     return loading;
@@ -48,6 +107,7 @@ export class Organizations {
   /** Starts an organization already read (or just created, with `seed` writing its first records). */
   async start(org: Organization, seed?: (services: Services) => Promise<void>): Promise<OrganizationRuntime> {
     const runtime = await OrganizationRuntime.start(this.parts, org, seed);
+    this.root ??= org.realm.subdomain;
     this.loaded.set(org.realm.subdomain, runtime);
     return runtime;
   }
@@ -94,7 +154,8 @@ export class Organizations {
   /** Stops every organization's background work (loads under way finish first; no new ones start). */
   async stopWork(): Promise<void> {
     this.stopping = true;
-    await Promise.allSettled([...this.loading.values()]);
+    clearInterval(this.sweeper);
+    await Promise.allSettled([...this.loading.values(), ...this.unloading.values()]);
     await Promise.all([...this.loaded.values()].map((runtime) => runtime.stopWork()));
   }
 

@@ -94,6 +94,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const control = await openControl(parts, organizations, metrics);
   const url = config.port === port ? config.externalUrl : config.externalUrl.replace(/:\d+$/, `:${port}`);
   print(`Parley listening on ${url}`);
+  organizations.startIdleSweep();
   // Scheduled deliveries and notifications of organizations nobody has asked for yet.
   const woken = organizations.wake().catch((error: unknown) => {
     logger.error({ err: error }, 'waking organizations failed');

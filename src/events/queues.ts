@@ -62,6 +62,7 @@ export class EventQueues {
 
   private readonly db: Database;
   private readonly removeRider: () => void;
+  private readonly removeReopenHook: () => void;
 
   constructor(
     private readonly log: EventLog,
@@ -74,7 +75,7 @@ export class EventQueues {
     this.db = log.db;
     this.removeRider = this.db.addRider(() => this.bookkeeping());
     // A failed write lost the bookkeeping it carried: every acknowledgement is written again.
-    this.db.onReopen(() => {
+    this.removeReopenHook = this.db.onReopen(() => {
       for (const queue of this.queues.values()) this.unsaved.add(queue);
     });
   }
@@ -378,6 +379,7 @@ export class EventQueues {
     await this.persist();
     // The database is the server's and outlives this organization's queues.
     this.removeRider();
+    this.removeReopenHook();
   }
 }
 

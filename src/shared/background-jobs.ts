@@ -11,6 +11,11 @@ export class BackgroundJobs {
     this.running.add(running);
   }
 
+  /** Whether a job runs now. */
+  get busy(): boolean {
+    return this.running.size > 0;
+  }
+
   /** Resolves once no job runs, including those started by the jobs awaited. */
   async idle(): Promise<void> {
     while (this.running.size > 0) await Promise.allSettled([...this.running]);

@@ -89,7 +89,7 @@ export class Database {
   private failure: StoreFailure | undefined;
   private recovering: Promise<void> | undefined;
   /** Told after a recovery, before writes are accepted again (counters reconcile with the disk). */
-  private readonly reopenHooks: (() => void)[] = [];
+  private readonly reopenHooks = new Set<() => void>();
   /** Fault injection for tests (see StoreFaults). */
   readonly faults: StoreFaults = {};
   /** Outages and recoveries since start (metrics and tests). */
@@ -139,9 +139,10 @@ export class Database {
     return () => this.riders.delete(rider);
   }
 
-  /** Registers a step to run after each recovery, before the first write is accepted. */
-  onReopen(hook: () => void): void {
-    this.reopenHooks.push(hook);
+  /** Registers a step to run after each recovery, before the first write is accepted; returns its removal (an organization unloaded). */
+  onReopen(hook: () => void): () => void {
+    this.reopenHooks.add(hook);
+    return () => this.reopenHooks.delete(hook);
   }
 
   /** Reads one value synchronously: pending writes first, then LevelDB's cache or disk. */

@@ -45,6 +45,7 @@ test('every setting: a bad value is refused in one line naming it', async (t) =>
     [{ PARLEY_BODY_LIMIT: '1mb' }, 'PARLEY_BODY_LIMIT="1mb" is not usable: a whole number from 1024'],
     [{ PARLEY_HEARTBEAT_SECONDS: '0' }, 'PARLEY_HEARTBEAT_SECONDS="0" is not usable: a number of seconds from 0.1'],
     [{ PARLEY_QUEUE_IDLE_SECONDS: 'ten' }, 'PARLEY_QUEUE_IDLE_SECONDS="ten" is not usable: a number of seconds'],
+    [{ PARLEY_ORGANIZATION_IDLE_SECONDS: '0.5' }, 'PARLEY_ORGANIZATION_IDLE_SECONDS="0.5" is not usable: a number of seconds from 1'],
     [{ PARLEY_SWEEP_SECONDS: '-5' }, 'PARLEY_SWEEP_SECONDS="-5" is not usable: a number of seconds'],
     [{ PARLEY_METRICS_PORT: '70000' }, 'PARLEY_METRICS_PORT="70000" is not usable: a whole number from 0 to 65535'],
     [{ PARLEY_PUSH_BOUNCER_URL: 'push.zulipchat.com' }, 'PARLEY_PUSH_BOUNCER_URL="push.zulipchat.com" is not usable: an http:// or https:// URL'],
