@@ -15,6 +15,7 @@ import { sortDrafts, sortScheduled, type Draft, type ScheduledMessage } from '..
 import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
+import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
 
 export const PAGE_SIZE = 100;
 const PRESENCE_EVERY_MS = 60_000;
@@ -71,6 +72,8 @@ export class App {
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: UnreadCounts | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The first screen's page, asked for alongside the first registration. */
+  private firstPage: FirstPage | undefined;
 
   constructor(readonly credentials: Credentials & { userId: number }, private readonly signOut: () => void) {
     this.api = new Api(credentials);
@@ -91,12 +94,15 @@ export class App {
   }
 
   start(): void {
-    this.reportPresence();
-    this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
     this.queue.run().catch((error: unknown) => {
       if (error instanceof ApiFailure && error.status === 401) this.signOut();
       else this.fail(error);
     });
+    // In parallel with the registration, not after it: the page load's longest chain is one round trip shorter.
+    this.firstPage = prefetchFirstPage(this.api, PAGE_SIZE);
+    this.firstPage?.page.catch(() => {});
+    this.reportPresence();
+    this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
   }
 
   stop(): void {
@@ -154,8 +160,34 @@ export class App {
       this.changed();
     });
     if (!this.emoji && typeof r.server_emoji_data_url === 'string') loadEmoji(r.server_emoji_data_url).then((e) => ((this.emoji = e), this.changed()), () => {});
+    const first = again ? undefined : this.firstPage;
+    this.firstPage = undefined;
+    if (first) void this.adoptFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
-    void this.load(this.narrow.value, again);
+    if (!first || narrowKey(first.narrow) !== narrowKey(this.narrow.value)) void this.load(this.narrow.value, again);
+  }
+
+  /** The page fetched alongside the registration goes in once it is there; then any message between the two snapshots. */
+  private async adoptFirstPage(first: FirstPage, maxMessageId: number): Promise<void> {
+    const key = narrowKey(first.narrow);
+    this.inFlight.add(key);
+    let refetch = false;
+    try {
+      const page = await first.page;
+      this.messages.addPage(first.narrow, page, 'around');
+      this.changed();
+      const missed = catchUp(this.api, first.narrow, page, maxMessageId, PAGE_SIZE);
+      const newer = missed && (await missed);
+      if (newer && newer.found_newest) this.messages.addPage(first.narrow, newer, 'newer');
+      refetch = newer !== undefined && !newer.found_newest;
+      if (newer) this.changed();
+    } catch {
+      // The prefetch failed (a network blip): the ordinary fetch takes over.
+      refetch = true;
+    } finally {
+      this.inFlight.delete(key);
+    }
+    if (refetch) await this.load(first.narrow, true);
   }
 
   private applyEvents(events: ServerEvent[]): void {
@@ -231,9 +263,7 @@ export class App {
     this.inFlight.add(key);
     this.loading.value = true;
     try {
-      const page = await this.api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean }>('/messages', {
-        anchor: 'newest', num_before: size, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
-      });
+      const page = await newestPage(this.api, narrow, size);
       this.messages.addPage(narrow, page, 'around');
       this.changed();
     } catch (error) {
