@@ -2,7 +2,17 @@
 import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+const FULL_COST = { N: 16384, r: 8, p: 1, keylen: 32 };
+let SCRYPT = FULL_COST;
+
+/**
+ * The cost of new hashes. 'test' (N = 1024) is for the test suite's servers only, which create
+ * eight demo passwords per fresh organization (0.4 CPU-s at full cost, hundreds of times a run);
+ * a hash records its own N, so checking works whatever the setting. Production never calls this.
+ */
+export function setPasswordHashCost(cost: 'full' | 'test'): void {
+  SCRYPT = cost === 'full' ? FULL_COST : { ...FULL_COST, N: 1024 };
+}
 
 /** 32 random alphanumeric characters, as Zulip's API keys are. */
 export function generateApiKey(): string {

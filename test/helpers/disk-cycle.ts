@@ -20,6 +20,12 @@ export interface DiskCycleOptions {
   /** Size of the volume (MiB). */
   sizeMb: number;
   workers: number;
+  /**
+   * Per cycle, whether the kill comes while the disk is still full (else after it was freed and
+   * writes recovered); by default drawn (30%). The workers draw from the same generator, so the
+   * draw depends on timing: a short run names its cycles to go through both paths every time.
+   */
+  killWhileFull?: readonly boolean[];
   /** Where the volume is mounted (created, and removed afterwards). */
   mountDir: string;
   /** The server to run (default: this tree's dist/src/main.js), to measure another build. */
@@ -232,7 +238,8 @@ export async function runDiskCycles(options: DiskCycleOptions): Promise<DiskRepo
         const health = await healthStatus(url);
         if (health && health.status !== 503) problem(`cycle ${cycle + 1}: /health answered ${health.status} while the disk was full and writes were refused`);
       }
-      const killWhileFull = rand() < 0.3;
+      const drawn = rand() < 0.3;
+      const killWhileFull = options.killWhileFull?.[cycle] ?? drawn;
       if (!killWhileFull) {
         unlinkSync(filler);
         const freedAt = performance.now();

@@ -8,7 +8,12 @@ import { configFromEnv, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { Clock } from '../../src/services.js';
 import { apiEmail } from '../../src/domain/users.js';
+import { setPasswordHashCost } from '../../src/domain/credentials.js';
 import { Api } from './client.js';
+
+// Servers started in a test process hash passwords at the test cost (see credentials.ts): the unit
+// test checks the production cost, and a test that needs a slow check sets 'full' again.
+setPasswordHashCost('test');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
