@@ -37,6 +37,20 @@ async function newest(w: World, narrow: unknown[]) {
   return response.body.messages.at(-1);
 }
 
+/**
+ * The newest message of a narrow once `senderId` posted it, as a client reads it: the bot's reply
+ * is written after the triggering answer, and is readable once its batch is (not when memory has it).
+ */
+async function newestFrom(w: World, narrow: unknown[], senderId: number, what: string) {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const message = await newest(w, narrow);
+    if (message?.sender_id === senderId) return message;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 test('outgoing webhooks', async (t) => {
   t.test('a mention and a direct message reach the service; its replies are posted by the bot', async (t) => {
     const w = await world(t);
@@ -52,15 +66,13 @@ test('outgoing webhooks', async (t) => {
     t.same([payload.data, payload.trigger, payload.token, payload.bot_full_name, payload.bot_email], ['@**Echo** hello', 'mention', token, 'Echo', `echo-bot@${w.org.host}`]);
     t.same([payload.message.id, payload.message.content, payload.message.display_recipient, payload.message.subject], [id, '@**Echo** hello', 'Verona', 'hooks']);
     t.match(payload.message.rendered_content, /user-mention/);
-    await waitFor(() => w.server.services.messages.get(id + 1)?.senderId === botId, 'the reply is posted');
-    const reply = await newest(w, [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'hooks' }]);
+    const reply = await newestFrom(w, [{ operator: 'channel', operand: 'Verona' }, { operator: 'topic', operand: 'hooks' }], botId, 'the reply');
     t.same([reply.sender_id, reply.content, reply.client], [botId, 'echo: @**Echo** hello', 'OutgoingWebhookResponse']);
 
     await sendDm(w.hamlet, [botId], 'private hello');
     await waitFor(() => service.received.length === 2, 'a direct message calls the service');
     t.equal(service.received[1]!.body.trigger, 'direct_message');
-    await waitFor(() => w.server.services.messages.get(id + 3)?.senderId === botId, 'the reply to the direct message');
-    const dm = await newest(w, [{ operator: 'dm', operand: [botId] }]);
+    const dm = await newestFrom(w, [{ operator: 'dm', operand: [botId] }], botId, 'the reply to the direct message');
     t.same([dm.sender_id, dm.content, dm.type], [botId, 'echo: private hello', 'private']);
     await send(w.othello, 'Verona', 'hooks', 'no mention here');
     t.equal(service.received.length, 2, 'a message without a mention calls nothing');
