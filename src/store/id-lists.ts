@@ -4,10 +4,10 @@
  * batches are written, so that reading the newest page of a narrow walks an array instead of
  * opening a LevelDB iterator. Bounded by the number of ids held; least recently used lists go.
  *
- * Consistency: a list shows what a range scan shows, the store's read-your-writes overlay
- * included: a change is applied when its batch is queued and undone if the batch rolls back.
- * While a list is being read, changes made meanwhile are noted and applied after the read, each
- * one idempotently (an id added that the read already saw, or removed that it never saw, changes
+ * Consistency: a change is applied when its batch is queued (as in-memory state shows it), undone
+ * if the batch rolls back, and applied again once it is durable, since a list read from disk in
+ * between did not see it. While a list is being read, changes made meanwhile are noted and
+ * applied after the read, each one idempotently (an id added that the read already saw, or removed that it never saw, changes
  * nothing), so a change is never lost whether the read's snapshot holds it or not.
  */
 

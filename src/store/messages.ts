@@ -180,9 +180,8 @@ export class MessageStore {
   }
 
   /**
-   * The in-memory lists follow the index as the store's reads do: at once, as the read-your-writes
-   * overlay serves a batch before it is durable, and undone if the batch rolls back (so a reader
-   * that saw the scheduled-message list lose an item also finds the message it became).
+   * The lists take a change when its batch is queued (undone on rollback), as memory shows it,
+   * and again once durable (idempotent), for a list read from disk in between.
    */
   private listChange(record: MessageRecord, topicKey: string | undefined, tx: Transaction, added: boolean): void {
     const { keys, lists } = this;
@@ -192,6 +191,7 @@ export class MessageStore {
     const apply = (add: boolean) => prefixes.forEach((prefix) => (add ? lists.added(prefix, record.id) : lists.removed(prefix, record.id)));
     apply(added);
     tx.onRollback(() => apply(!added));
+    tx.afterCommit.push(() => apply(added));
   }
 
   private forgetChannelNewest(channelId: number): void {
