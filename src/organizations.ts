@@ -80,7 +80,7 @@ export class Organizations {
 
   /** The site a Host header names: at once when loaded, a promise while it loads, undefined for a host not ours. */
   siteFor(host: string): Site<UserRecord> | Promise<Site<UserRecord> | undefined> | undefined {
-    const subdomain = subdomainOfHost(this.parts.config.externalUrl, host);
+    const subdomain = this.subdomainOf(host);
     if (subdomain === undefined) return undefined;
     const runtime = this.loaded.get(subdomain);
     if (runtime) {
@@ -88,6 +88,17 @@ export class Organizations {
       return runtime.site;
     }
     return this.load(subdomain).then((loaded) => loaded?.site);
+  }
+
+  /** Host headers seen and what they name: a server hears few, so each is parsed once (bounded). */
+  private readonly hosts = new Map<string, string | undefined>();
+
+  private subdomainOf(host: string): string | undefined {
+    if (this.hosts.has(host)) return this.hosts.get(host);
+    const subdomain = subdomainOfHost(this.parts.config.externalUrl, host);
+    if (this.hosts.size >= 10_000) this.hosts.clear();
+    this.hosts.set(host, subdomain);
+    return subdomain;
   }
 
   /** The organization at `subdomain` at work, loading it if needed; undefined when there is none. */
