@@ -3,6 +3,7 @@
  * the answer scanned (not parsed) for message ids and the last event id. Cheap per person, so
  * one process can hold thousands.
  */
+import { frameResponse } from './http-response.js';
 import { connect, type Socket } from 'node:net';
 
 const MESSAGE_MARK = '"type":"message","message":{"id":';
@@ -53,20 +54,13 @@ export class Poll {
 
   private onData(chunk: Buffer): void {
     const data = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
-    const head = data.indexOf('\r\n\r\n');
-    if (head < 0) {
-      this.buffer = data;
-      return;
-    }
-    const header = data.toString('latin1', 0, head);
-    const length = Number(/content-length:\s*(\d+)/i.exec(header)?.[1] ?? 0);
-    if (data.length - head - 4 < length) {
+    const framed = frameResponse(data);
+    if (!framed) {
       this.buffer = data;
       return;
     }
     this.buffer = undefined;
-    const body = data.toString('utf8', head + 4, head + 4 + length);
-    const status = Number(header.slice(9, 12));
+    const { status, body, bytes: length } = framed;
     if (status !== 200) {
       this.running = false;
       this.socket?.destroy();

@@ -3,6 +3,7 @@
  * connection (opening another while under the cap) or waits for one. Raw sockets and a scan of
  * the head keep the client's cost per request small; answers must carry Content-Length (uWS does).
  */
+import { frameResponse } from './http-response.js';
 import { connect, type Socket } from 'node:net';
 
 export interface Answer {
@@ -41,22 +42,16 @@ class Connection {
 
   private onData(chunk: Buffer): void {
     const data = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
-    const head = data.indexOf('\r\n\r\n');
-    if (head < 0) {
+    const framed = frameResponse(data);
+    if (!framed) {
       this.buffer = data;
       return;
     }
-    const header = data.toString('latin1', 0, head);
-    const length = Number(/content-length:\s*(\d+)/i.exec(header)?.[1] ?? 0);
-    if (data.length - head - 4 < length) {
-      this.buffer = data;
-      return;
-    }
-    this.buffer = data.length > head + 4 + length ? data.subarray(head + 4 + length) : undefined;
+    this.buffer = framed.rest;
     const callback = this.callback;
     this.callback = undefined;
     this.onIdle(this);
-    callback?.(undefined, { status: Number(header.slice(9, 12)), body: data.toString('utf8', head + 4, head + 4 + length) });
+    callback?.(undefined, { status: framed.status, body: framed.body });
   }
 }
 
