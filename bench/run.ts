@@ -5,11 +5,12 @@
  * bench/results/<run>-<scenario>.json and regenerates bench/RESULTS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Baseline } from './lib/baseline.js';
+import { madeDataDirs } from './lib/seed.js';
 import { loadGenerator, WRK_MISSING } from './lib/load.js';
 import { pinning } from './lib/pinning.js';
 import { FULL, QUICK, type Scenario, type ScenarioResult } from './lib/scenario.js';
@@ -114,9 +115,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await baseline.stop();
-    for (const entry of readdirSync(tmpdir()).filter((name) => name.startsWith('parley-bench-'))) {
-      rmSync(join(tmpdir(), entry), { recursive: true, force: true });
-    }
+    // Only this run's directories: another bench may be running beside it.
+    for (const dir of madeDataDirs) rmSync(dir, { recursive: true, force: true });
   }
   writeSummary(resultsDir, join(outDir, 'RESULTS.md'), SCENARIOS.map((s) => s.name), quick);
   process.stdout.write('\n' + formatTable(results) + '\n');

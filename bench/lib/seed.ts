@@ -31,8 +31,13 @@ export interface Credentials {
 
 export const basicAuth = (user: Credentials) => 'Basic ' + Buffer.from(`${user.email}:${user.apiKey}`).toString('base64');
 
+/** The data directories this run made: the runner removes these at the end, and no other run's. */
+export const madeDataDirs = new Set<string>();
+
 export function newDataDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `parley-bench-${label}-`));
+  const dir = mkdtempSync(join(tmpdir(), `parley-bench-${label}-`));
+  madeDataDirs.add(dir);
+  return dir;
 }
 
 export class Seeder {

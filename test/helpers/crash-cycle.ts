@@ -17,6 +17,11 @@ export interface CrashOptions {
   seed: number;
   /** Load time before each kill is drawn from this range (ms). */
   loadMs: [number, number];
+  /**
+   * Each cycle's load also goes on until this many writes were acknowledged in it, however
+   * slow the machine is, so that every kill falls on a server that was working.
+   */
+  minWritesPerCycle?: number;
   /** Chance that a restart is itself killed before its ready line. */
   recoveryKillChance: number;
   workers: number;
@@ -139,7 +144,9 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
     const stars = new Set<number>();
     const reads = new Set<number>();
     const sentContents = new Set<string>();
+    let writesAcknowledged = 0;
     const acknowledge = (id: number, sent: Sent) => {
+      writesAcknowledged++;
       const known = messages.get(id);
       if (known && known.content !== sent.content) problem(`message id ${id} acknowledged twice: '${known.content}' and '${sent.content}'`);
       messages.set(id, sent);
@@ -227,11 +234,17 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
                 continue;
               }
               const response = await iago.post(`/messages/${id}/reactions`, { emoji_name: emoji });
-              if (response.status === 200) reactions.add(key);
+              if (response.status === 200) {
+                reactions.add(key);
+                writesAcknowledged++;
+              }
             } else {
               const flag = roll < 0.93 ? 'starred' : 'read';
               const response = await iago.post('/messages/flags', { messages: [id], op: 'add', flag });
-              if (response.status === 200) (flag === 'starred' ? stars : reads).add(id);
+              if (response.status === 200) {
+                (flag === 'starred' ? stars : reads).add(id);
+                writesAcknowledged++;
+              }
             }
           }
         } catch {
@@ -244,7 +257,9 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
     // --- the cycles -----------------------------------------------------------------------
     for (let cycle = 0; cycle < options.cycles; cycle++) {
       report.cycles = cycle + 1;
+      const writesBefore = writesAcknowledged;
       await sleep(between(options.loadMs));
+      while (writesAcknowledged - writesBefore < (options.minWritesPerCycle ?? 0)) await sleep(10);
       up = false;
       await kill(server);
       report.kills++;
