@@ -1,7 +1,8 @@
 /**
  * The baseline: a bare uWebSockets.js server answering every request with a JSON body of the
- * size the client asks for (`X-Bare-Bytes`, so it matches Parley's answer), reading POST bodies,
- * and holding parked responses until told to answer them all, the fastest way uWS can. With
+ * size the client asks for (`X-Bare-Bytes`, so it matches Parley's answer; bytes prepared once per
+ * size), reading POST bodies, and holding parked responses until told to answer them all, the
+ * fastest way uWS can. With
  * `X-Bare-Fanout`, POST /api/v1/messages is a minimal event server for the `send` baseline: each
  * message goes to every queue that has polled GET /api/v1/events, answering the parked polls.
  * Run as its own process on the server's core, like Parley, so both are measured the same way.
@@ -11,16 +12,18 @@ import { loadUws } from '../src/http/native.js';
 
 const uws = loadUws();
 const SMALL = '{"result":"success","msg":""}';
-const bodies = new Map<number, string>();
+const SMALL_BYTES = Buffer.from(SMALL);
+/** Answers by size, kept as bytes: Parley sends its large lists as bytes prepared once, so must the limit. */
+const bodies = new Map<number, Buffer>();
 const parked = new Set<HttpResponse>();
 
-/** A valid JSON answer of exactly `bytes` bytes (at least the small one). */
-function bodyOf(bytes: number): string {
-  if (!(bytes > SMALL.length + 10)) return SMALL;
+/** A valid JSON answer of exactly `bytes` bytes (at least the small one), encoded once. */
+function bodyOf(bytes: number): Buffer {
+  if (!(bytes > SMALL.length + 10)) return SMALL_BYTES;
   let body = bodies.get(bytes);
   if (body === undefined) {
     const head = '{"result":"success","msg":"","pad":"';
-    body = head + 'x'.repeat(bytes - head.length - 2) + '"}';
+    body = Buffer.from(head + 'x'.repeat(bytes - head.length - 2) + '"}');
     bodies.set(bytes, body);
   }
   return body;
