@@ -51,8 +51,8 @@ export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise
   }
 }
 
-/** Waits (bounded) for a condition on the server's state. */
-export async function waitFor(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+/** Waits (bounded generously: a loaded machine can be ten times slower) for a condition on the server's state. */
+export async function waitFor(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
