@@ -292,10 +292,16 @@ export class Crowd {
     return this.stats;
   }
 
-  /** Until every request is answered and no poll has been answered for a second (at most 30 s). */
+  /**
+   * Until every request is answered and no poll has been answered for a second (at most 30 s).
+   * When this process holds every active person it also waits until each post's deliveries are
+   * all in: on a loaded machine a poll's answer can come after a second of quiet.
+   */
   private async settle(): Promise<void> {
     const deadline = performance.now() + 30_000;
-    while (performance.now() < deadline && (this.inFlight > 0 || performance.now() - this.lastAnswerAt < 1000)) await sleep(50);
+    const everyoneHere = this.people.filter((p) => p.index < this.active).length === this.active;
+    const allIn = () => !everyoneHere || this.stats.posts.every(([id, expected]) => (this.received.get(id) ?? 0) >= expected);
+    while (performance.now() < deadline && (this.inFlight > 0 || performance.now() - this.lastAnswerAt < 1000 || !allIn())) await sleep(50);
   }
 
   close(): void {

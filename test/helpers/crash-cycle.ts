@@ -259,7 +259,10 @@ export async function runCrashCycles(options: CrashOptions): Promise<CrashReport
       report.cycles = cycle + 1;
       const writesBefore = writesAcknowledged;
       await sleep(between(options.loadMs));
-      while (writesAcknowledged - writesBefore < (options.minWritesPerCycle ?? 0)) await sleep(10);
+      // Bounded, so that a server that stopped acknowledging fails the run with a reason, not at tap's timeout.
+      const writesUntil = Date.now() + 60_000;
+      while (writesAcknowledged - writesBefore < (options.minWritesPerCycle ?? 0) && Date.now() < writesUntil) await sleep(10);
+      if (writesAcknowledged - writesBefore < (options.minWritesPerCycle ?? 0)) problem(`cycle ${cycle + 1}: only ${writesAcknowledged - writesBefore} writes acknowledged in 60 s`);
       up = false;
       await kill(server);
       report.kills++;

@@ -35,6 +35,22 @@ export async function take(queue: Queue): Promise<any[]> {
   return events.filter((event) => event.type !== 'heartbeat');
 }
 
+/**
+ * What the queue receives until `done` holds for all of it (bounded). For the events of a write
+ * made outside a request (a scheduled delivery, a reminder): its in-memory change can be read a
+ * moment before the write is durable and its events are delivered, so one `take` may come early.
+ */
+export async function takeUntil(queue: Queue, done: (events: any[]) => boolean, what: string, ms = 60_000): Promise<any[]> {
+  const until = Date.now() + ms;
+  const events: any[] = [];
+  for (;;) {
+    events.push(...(await take(queue)));
+    if (done(events)) return events;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(events).slice(0, 500)}`);
+    await delay(10);
+  }
+}
+
 /** A blocking poll, answered when an event arrives (or a heartbeat is due). */
 export function longPoll(queue: Queue, lastEventId = queue.last): Promise<ApiResponse> {
   return queue.api.get('/events', { queue_id: queue.id, last_event_id: lastEventId, dont_block: false });
@@ -51,8 +67,8 @@ export async function settledWithin<T>(promise: Promise<T>, ms: number): Promise
   }
 }
 
-/** Waits (bounded) for a condition on the server's state. */
-export async function waitFor(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+/** Waits (bounded generously: a loaded machine can be ten times slower) for a condition on the server's state. */
+export async function waitFor(condition: () => boolean, what: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

@@ -251,7 +251,7 @@ export async function fakeBouncer() {
     e2eeDevices,
     env: { PARLEY_PUSH_BOUNCER_URL: url, PARLEY_PUSH_BOUNCER_SERVER_UUID: SERVER_UUID, PARLEY_PUSH_BOUNCER_SERVER_KEY: SERVER_KEY },
     /** Resolves once an answer is being held back. */
-    async holding(ms = 20_000): Promise<void> {
+    async holding(ms = 60_000): Promise<void> {
       const until = Date.now() + ms;
       while (held.length === 0) {
         if (Date.now() > until) throw new Error('no answer is held back');
@@ -269,7 +269,7 @@ export async function fakeBouncer() {
     /** The calls to one endpoint so far. */
     to: (endpoint: string) => calls.filter((call) => call.endpoint === endpoint),
     /** Resolves once `count` calls to `endpoint` (matching `which`) have arrived; woken by each call. */
-    async waitFor(endpoint: string, count: number, which: (call: BouncerCall) => boolean = () => true, ms = 20_000): Promise<BouncerCall[]> {
+    async waitFor(endpoint: string, count: number, which: (call: BouncerCall) => boolean = () => true, ms = 60_000): Promise<BouncerCall[]> {
       const until = Date.now() + ms;
       const matching = () => calls.filter((call) => call.endpoint === endpoint && which(call));
       while (matching().length < count) {
@@ -282,7 +282,7 @@ export async function fakeBouncer() {
       return matching();
     },
     /** Resolves once `count` requests were refused while down. */
-    async refusals(count: number, ms = 20_000): Promise<void> {
+    async refusals(count: number, ms = 60_000): Promise<void> {
       const until = Date.now() + ms;
       while (state.refused < count) {
         if (Date.now() > until) throw new Error(`only ${state.refused} of ${count} requests were refused`);

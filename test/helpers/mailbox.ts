@@ -83,21 +83,21 @@ export async function mailbox() {
     state,
     env: { PARLEY_SMTP_HOST: '127.0.0.1', PARLEY_SMTP_PORT: String(port) },
     /** Resolves once `count` mails have arrived (woken by each arrival). */
-    async received(count: number, ms = 20_000): Promise<Mail[]> {
+    async received(count: number, ms = 60_000): Promise<Mail[]> {
       await until(() => mails.length >= count, () => `only ${mails.length} of ${count} mails arrived`, ms);
       return mails.slice(0, count);
     },
     /** Resolves once a mail is being held back. */
-    holding: (ms = 20_000) => until(() => heldBack.length > 0, () => 'no mail is held back', ms),
+    holding: (ms = 60_000) => until(() => heldBack.length > 0, () => 'no mail is held back', ms),
     /** Stops holding mails back and takes those held. */
     release() {
       state.holdFrom = Infinity;
       for (const accept of heldBack.splice(0)) accept();
     },
     /** Resolves once `count` recipients were refused. */
-    refusals: (count: number, ms = 20_000) => until(() => state.refused >= count, () => `only ${state.refused} of ${count} recipients were refused`, ms),
+    refusals: (count: number, ms = 60_000) => until(() => state.refused >= count, () => `only ${state.refused} of ${count} recipients were refused`, ms),
     /** Resolves with the first mail `which` accepts, once it arrived. */
-    async waitFor(which: (mail: Mail) => boolean, ms = 20_000): Promise<Mail> {
+    async waitFor(which: (mail: Mail) => boolean, ms = 60_000): Promise<Mail> {
       await until(() => mails.some(which), () => 'the mail did not arrive', ms);
       return mails.find(which)!;
     },

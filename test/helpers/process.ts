@@ -17,8 +17,11 @@ export async function killAndRemove(child: ChildProcess, dataDir: string): Promi
   await exited(child);
   rmSync(dataDir, { recursive: true, force: true });
 }
-/** Starts the real server process; resolves with its URL once it printed its ready line (within `limitMs`). */
-export function startProcess(env: Record<string, string>, limitMs = 20_000): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
+/**
+ * Starts the real server process; resolves with its URL once it printed its ready line (within
+ * `limitMs`: a start that takes 2 s alone can take ten times that on a loaded machine).
+ */
+export function startProcess(env: Record<string, string>, limitMs = 60_000): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stderr: string[] = [];

@@ -45,7 +45,7 @@ export async function health(api: Api): Promise<{ status: number; body: any }> {
 }
 
 /** Waits (bounded) until the store accepts writes again, as /health says. */
-export async function recovered(api: Api, ms = 15_000): Promise<void> {
+export async function recovered(api: Api, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   while ((await health(api)).status !== 200) {
     if (Date.now() > until) throw new Error('the store did not recover');

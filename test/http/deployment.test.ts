@@ -134,10 +134,11 @@ test('the nginx site in front of Parley', { skip: NGINX ? false : 'nginx is not 
   const checked = spawnSync(NGINX!, ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { encoding: 'utf8' });
   t.equal(checked.status, 0, `nginx -t: ${checked.stderr}`);
   nginx = spawn(NGINX!, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  for (let tries = 0; ; tries++) {
+  // Until nginx answers, within a minute: 200 tries 50 ms apart were ~10 s, short for a loaded machine.
+  for (const until = Date.now() + 60_000; ; ) {
     const answer = await httpsJson(httpsPort, '/health').catch(() => undefined);
     if (answer?.status === 200) break;
-    if (tries > 200 || nginx.exitCode !== null) throw new Error(`nginx did not start: ${readFileSync(join(dir, 'logs/error.log'), 'utf8')}`);
+    if (Date.now() > until || nginx.exitCode !== null) throw new Error(`nginx did not start: ${readFileSync(join(dir, 'logs/error.log'), 'utf8')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 

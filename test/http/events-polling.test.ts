@@ -7,19 +7,28 @@ import { clientFor, startTestServer } from '../helpers/server.js';
 import { world, type World } from '../helpers/world.js';
 import { IAGO, HAMLET, OTHELLO, CORDELIA, VERONA, DENMARK, SCOTLAND, register, take, longPoll, settledWithin, waitFor, serverQueue, sorted, ofType, badQueue, send, MESSAGE_KEYS } from '../helpers/events.js';
 
+/**
+ * How long a poll the server is answering now may take to reach the client on a loaded machine:
+ * generous, yet well under the default heartbeat (50 s), so an answer within it was not a heartbeat.
+ */
+const WAKE_DEADLINE_MS = 30_000;
+
 test('GET and DELETE /events', async (t) => {
   t.test('a parked poll waits, and a message wakes it', async (t) => {
     const { server, hamlet, othello } = await world(t);
     const queue = await register(othello, { event_types: ['message'] });
     const poll = longPoll(queue);
+    // Parked first (however slowly the request arrives), then seen to stay parked for a while.
+    await waitFor(() => serverQueue(server, queue, OTHELLO)?.state === 'polling', 'the poll to park');
     t.equal(await settledWithin(poll, 1500), 'pending', 'no events: the poll stays parked');
     t.equal(serverQueue(server, queue, OTHELLO)?.state, 'polling');
     const id = await send(hamlet, 'Denmark', 'wake up');
-    const sent = Date.now();
-    const answer = await settledWithin(poll, 1000);
-    t.not(answer, 'pending', 'answered within a second of the send');
+    // The send is answered after its events are delivered: the parked poll is being answered now,
+    // not at its heartbeat (50 s away), which the deadline below and the events tell apart.
+    const answer = await settledWithin(poll, WAKE_DEADLINE_MS);
+    t.not(answer, 'pending', 'answered by the send, long before a heartbeat');
     const response = answer as ApiResponse;
-    t.ok(Date.now() - sent < 1000);
+    t.equal(serverQueue(server, queue, OTHELLO)?.state, 'idle', 'the parked poll was answered, not left parked');
     t.equal(response.status, 200);
     t.equal(response.body.queue_id, queue.id, 'a completed long-poll carries queue_id');
     t.same(response.body.events.map((e: any) => [e.type, e.message.id]), [['message', id]]);
@@ -89,7 +98,7 @@ test('GET and DELETE /events', async (t) => {
     await waitFor(() => serverQueue(server, queue, HAMLET)?.state === 'polling', 'the poll to park');
     const response = await fetch(`${server.url}/api/v1/events?queue_id=${queue.id}`, { method: 'DELETE', headers: { authorization: hamlet.authorization! } });
     t.equal(response.status, 200);
-    const finished = await settledWithin(poll, 2000);
+    const finished = await settledWithin(poll, WAKE_DEADLINE_MS);
     t.not(finished, 'pending', 'the parked poll was answered');
     t.same((finished as ApiResponse).body, { result: 'success', msg: '', events: [], queue_id: queue.id });
     badQueue(t, await hamlet.get('/events', { queue_id: queue.id, last_event_id: -1 }), queue.id, 'gone');
@@ -101,7 +110,7 @@ test('GET and DELETE /events', async (t) => {
     const first = longPoll(queue);
     await waitFor(() => serverQueue(server, queue, OTHELLO)?.state === 'polling', 'the first poll to park');
     const second = longPoll(queue);
-    const answer = await settledWithin(first, 2000);
+    const answer = await settledWithin(first, WAKE_DEADLINE_MS);
     t.not(answer, 'pending', 'the first poll is finished');
     t.same((answer as ApiResponse).body, { result: 'success', msg: '', events: [], queue_id: queue.id });
     t.equal(await settledWithin(second, 300), 'pending', 'the second one takes over the waiting');
@@ -130,14 +139,17 @@ test('GET and DELETE /events', async (t) => {
   });
 });
 
+const SHORT = { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' };
+
 test('heartbeats and expiry (short intervals)', async (t) => {
   t.test('a quiet poll gets a heartbeat, whatever its event_types', async (t) => {
-    const { hamlet, othello } = await world(t, { env: { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' } });
+    const { hamlet, othello } = await world(t, { env: SHORT });
     const queue = await register(othello, { event_types: ['message'] });
     const started = Date.now();
     const response = await longPoll(queue);
     const waited = Date.now() - started;
-    t.ok(waited >= 800 && waited < 5000, `answered after the heartbeat interval (${waited} ms)`);
+    // Not before the 1-s interval; an answer within the deadline was not the default 50-s heartbeat.
+    t.ok(waited >= 800 && waited < WAKE_DEADLINE_MS, `answered after the heartbeat interval (${waited} ms)`);
     t.same(response.body, { result: 'success', msg: '', events: [{ type: 'heartbeat', id: -1 }], queue_id: queue.id }, 'a fresh queue’s heartbeat has its last id');
     const id = await send(hamlet, 'Denmark', 'between heartbeats');
     const events = (await longPoll(queue, -1)).body.events;
@@ -151,10 +163,10 @@ test('heartbeats and expiry (short intervals)', async (t) => {
   });
 
   t.test('a queue nobody polls expires; queue_lifespan_secs extends it', async (t) => {
-    const { server, othello } = await world(t, { env: { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' } });
+    const { server, othello } = await world(t, { env: SHORT });
     const short = await register(othello);
     const long = await register(othello, { queue_lifespan_secs: 3600 });
-    await waitFor(() => serverQueue(server, short, OTHELLO) === undefined, 'the idle queue to expire', 15_000);
+    await waitFor(() => serverQueue(server, short, OTHELLO) === undefined, 'the idle queue to expire');
     badQueue(t, await othello.get('/events', { queue_id: short.id, last_event_id: -1, dont_block: true }), short.id, 'expired queue');
     badQueue(t, await othello.delete('/events', { queue_id: short.id }), short.id, 'DELETE of an expired queue');
     const alive = await othello.get('/events', { queue_id: long.id, last_event_id: -1, dont_block: true });
@@ -162,15 +174,23 @@ test('heartbeats and expiry (short intervals)', async (t) => {
   });
 
   t.test('a queue being polled does not expire', async (t) => {
-    const { server, othello } = await world(t, { env: { PARLEY_HEARTBEAT_SECONDS: '1', PARLEY_QUEUE_IDLE_SECONDS: '2', PARLEY_SWEEP_SECONDS: '1' } });
+    // On a fake clock that moves only while a poll is parked: however long a loaded machine takes
+    // between one poll's answer and the next poll, that time does not count as the queue's idleness.
+    const { server, othello, advance } = await world(t, { env: SHORT, clockStart: Date.UTC(2026, 0, 1, 12) });
     const queue = await register(othello, { event_types: ['message'] });
-    // Heartbeats every second keep answering; keep polling for longer than the idle timeout.
-    const until = Date.now() + 3500;
-    while (Date.now() < until) {
-      const response = await longPoll(queue);
-      t.equal(response.status, 200);
-      if (response.status !== 200) break;
+    const unpolled = await register(othello, { event_types: ['message'] });
+    const statuses: number[] = [];
+    // Three heartbeats: 4.5 s of the clock, more than twice the idle timeout (2 s).
+    for (let beat = 0; beat < 3; beat++) {
+      const poll = longPoll(queue);
+      await waitFor(() => serverQueue(server, queue, OTHELLO)?.state === 'polling', 'the poll to park');
+      advance(1.5); // past the heartbeat (1 s), within the idle timeout
+      await server.services.queues.sweep(); // while parked
+      statuses.push((await poll).status);
+      await server.services.queues.sweep(); // between polls: idle for 1.5 s of the clock
     }
-    t.ok(serverQueue(server, queue, OTHELLO), 'still there');
+    t.same(statuses, [200, 200, 200], 'each poll answered by its heartbeat');
+    t.ok(serverQueue(server, queue, OTHELLO), 'still there, 4.5 s after it was registered');
+    t.equal(serverQueue(server, unpolled, OTHELLO), undefined, 'while the same sweeps expired a queue nobody polled');
   });
 });

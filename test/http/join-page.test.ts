@@ -61,7 +61,7 @@ async function mailbox() {
       reject = count;
     },
     /** Resolves once `count` mails have arrived (no sleeping: woken by each arrival). */
-    async received(count: number, ms = 15_000): Promise<Received[]> {
+    async received(count: number, ms = 60_000): Promise<Received[]> {
       const until = Date.now() + ms;
       while (mails.length < count) {
         if (Date.now() > until) throw new Error(`only ${mails.length} of ${count} mails arrived`);

@@ -200,12 +200,23 @@ test('online backup under load, then restore', async (t) => {
       else (backupBegun ? ackedAfter : ackedBefore).push(sent.body.id);
     }
   });
-  while (ackedBefore.length < 400) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Counts, not times; bounded so that sends that stopped succeeding fail with a reason, not at tap's timeout.
+  const reach = async (count: () => number, target: number, what: string) => {
+    const until = Date.now() + 60_000;
+    while (count() < target) {
+      if (Date.now() > until) {
+        running = false;
+        throw new Error(`${what}: ${count()} of ${target} sends acknowledged in 60 s (${failures} failed)`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  await reach(() => ackedBefore.length, 400, 'before the backup');
   const target = join(scratch, 'backup');
   backupBegun = true;
   const result = await requestBackup(server.dataDir, target);
   const duringBackup = ackedAfter.length;
-  while (ackedAfter.length < duringBackup + 50) await new Promise((resolve) => setTimeout(resolve, 10));
+  await reach(() => ackedAfter.length, duringBackup + 50, 'after the backup');
   running = false;
   await Promise.all(load);
   t.equal(failures, 0, 'every send under load succeeded');

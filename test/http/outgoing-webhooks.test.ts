@@ -42,7 +42,7 @@ async function newest(w: World, narrow: unknown[]) {
  * is written after the triggering answer, and is readable once its batch is (not when memory has it).
  */
 async function newestFrom(w: World, narrow: unknown[], senderId: number, what: string) {
-  const until = Date.now() + 10_000;
+  const until = Date.now() + 60_000;
   for (;;) {
     const message = await newest(w, narrow);
     if (message?.sender_id === senderId) return message;

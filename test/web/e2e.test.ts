@@ -22,7 +22,7 @@ declare const document: {
 };
 
 /** Waits are for what the page shows, never fixed sleeps; this bounds each on a loaded machine. */
-const WAIT = { timeout: 20_000 };
+const WAIT = { timeout: 60_000 };
 
 const missing = browserMissing();
 

@@ -27,7 +27,7 @@ declare const document: {
 };
 declare const window: { innerWidth: number };
 
-const WAIT = { timeout: 20_000 };
+const WAIT = { timeout: 60_000 };
 const missing = browserMissing();
 
 /** Nothing wider than its box: the page, the main column, the feed, a page of the main column, the top bar. */
@@ -118,7 +118,11 @@ async function inbox(t: Test, c: Views): Promise<void> {
   await say('Verona', 'plans', 'plan-alpha');
   await say('Denmark', 'castle', 'ghost-sighting');
   await othello.post('/messages', { type: 'direct', to: JSON.stringify(['iago@example.com']), content: 'private-word' });
+  // Each of the four arrives by its own event, perhaps in a later poll than the one before it: wait
+  // for the last two sent (the Inbox may show 'plans' before they are in), then count.
   await row('plans').waitFor(WAIT);
+  await A.locator('.inbox-group[aria-label="#Denmark"] .inbox-row', { hasText: 'castle' }).waitFor(WAIT);
+  await A.locator('.inbox-group[aria-label="Direct messages"] .inbox-row', { hasText: 'Othello' }).waitFor(WAIT);
   t.equal(await row('plans').locator('.count').textContent(), '1', 'a topic and its count');
   t.equal(await A.locator('.inbox-group[aria-label="#Verona"] .inbox-row').count(), 2, 'Verona\'s two topics under it');
   t.equal(await A.locator('.inbox-group[aria-label="#Denmark"] .inbox-row', { hasText: 'castle' }).count(), 1);
