@@ -44,13 +44,27 @@ interface BackgroundWork {
   stop(): Promise<void>;
 }
 
-/** Requests an organization is serving and when it last had one (for unloading idle ones: organizations.ts). */
+/**
+ * Requests an organization is serving and when it last had one (for unloading idle ones:
+ * organizations.ts). A request only sets a flag; the idle sweep turns it into a time, so the hot
+ * path reads no clock and an organization unloads at most one sweep later than its idle period.
+ */
 class Usage {
   inFlight = 0;
-  lastUsed = performance.now();
+  private used = false;
+  private lastUsed = performance.now();
 
   touch(): void {
-    this.lastUsed = performance.now();
+    this.used = true;
+  }
+
+  /** Milliseconds since the last use a sweep noticed (a use since the last sweep counts as now). */
+  idleFor(now: number): number {
+    if (this.used) {
+      this.used = false;
+      this.lastUsed = now;
+    }
+    return now - this.lastUsed;
   }
 
   /** The handler counted in flight while it runs; used again when it ends. */
@@ -94,7 +108,7 @@ export class OrganizationRuntime {
    */
   idle(idleMs: number): boolean {
     const { services } = this;
-    if (this.usage.inFlight > 0 || performance.now() - this.usage.lastUsed < idleMs) return false;
+    if (this.usage.inFlight > 0 || this.usage.idleFor(performance.now()) < idleMs) return false;
     return services.queues.size === 0 && !hasTimedWork(services) && !services.background.busy;
   }
 
