@@ -1,0 +1,236 @@
+/**
+ * One Parley node of a cluster (docs/cluster.md): the organizations it serves (each under a lease
+ * in the JetStream KV bucket, renewed), the streams it appends their writes to (with the expected
+ * last sequence: a node that lost its lease cannot append), the organizations it follows, and
+ * takeover when a lease expires: catch up to the tail, take the lease, fence with a marker, load.
+ */
+import { JetStreamApiError, JetStreamError } from '@nats-io/jetstream';
+import type { Logger } from 'pino';
+import type { Organizations } from '../organizations.js';
+import type { Counters } from '../store/counters.js';
+import type { Database } from '../store/database.js';
+import { Organization } from '../store/organization.js';
+import {
+  appliedOp,
+  appliedSequence,
+  messageCounterKey,
+  newestMessageId,
+  opsToApply,
+  packBatch,
+  servedElsewhere,
+  unpackBatch,
+  type ReplicatedBatch,
+  type Replicator,
+} from '../store/replicated-log.js';
+import type { ClusterConfig } from './cluster-config.js';
+import { catchUp, Follower } from './follower.js';
+import { ensureStream, leaseKeyOf, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
+
+/** An organization this node serves. */
+interface Held {
+  subdomain: string;
+  /** The lease's KV revision: a renewal names it, so a lease taken by another node cannot be renewed. */
+  revision: number;
+  /** The stream's last sequence as this node appended it: the next append expects it. */
+  lastSequence: number;
+  /** When the last successful renewal was sent (this node's clock): past a lease, it stops serving. */
+  renewedAt: number;
+}
+
+export interface NodeParts {
+  config: ClusterConfig;
+  jet: JetStreamParts;
+  db: Database;
+  counters: Counters;
+  organizations: Organizations;
+  logger: Logger;
+}
+
+export class ClusterNode implements Replicator {
+  private readonly held = new Map<number, Held>();
+  private readonly followers = new Map<number, Follower>();
+  private readonly taking = new Set<number>();
+  /** Every organization of the cluster, by id (its subdomain). */
+  private readonly realms = new Map<number, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  /** Takeovers since start, with the time each took from seeing the lease free to serving (tests, logs). */
+  readonly takeovers: { realm: number; ms: number }[] = [];
+
+  constructor(private readonly parts: NodeParts) {}
+
+  /** Lists the organizations, makes their streams, starts following them all and the lease checks (which take free ones). */
+  async start(): Promise<void> {
+    const { db, jet, organizations } = this.parts;
+    for (const { id, subdomain } of await Organization.list(db)) this.realms.set(id, subdomain);
+    for (const realm of this.realms.keys()) await ensureStream(jet.jsm, realm);
+    db.replicateWith(this, this.parts.config.node);
+    organizations.gate = (subdomain) => [...this.held.values()].some((held) => held.subdomain === subdomain);
+    for (const realm of this.realms.keys()) this.follow(realm);
+    await this.check();
+    this.timer = setInterval(() => void this.check(), Math.max(100, Math.floor(this.parts.config.leaseMs / 3)));
+  }
+
+  /** Whether this node serves the organization now. */
+  serves(realm: number): boolean {
+    return this.held.has(realm);
+  }
+
+  // ---- Replicator: the group commit's side ----
+
+  admit(realm: number | undefined): Error | undefined {
+    if (realm === undefined || this.held.has(realm)) return undefined;
+    return servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`);
+  }
+
+  async append(batches: ReadonlyMap<number, ReplicatedBatch>): Promise<Map<number, number | Error>> {
+    const outcomes = new Map<number, number | Error>();
+    await Promise.all(
+      [...batches].map(async ([realm, batch]) => {
+        const held = this.held.get(realm);
+        if (!held) return outcomes.set(realm, servedElsewhere('its lease was lost'));
+        try {
+          const ack = await this.parts.jet.js.publish(subjectOf(realm), packBatch(batch), {
+            expect: { lastSequence: held.lastSequence },
+            timeout: this.parts.config.appendTimeoutMs,
+          });
+          held.lastSequence = ack.seq;
+          outcomes.set(realm, ack.seq);
+        } catch (error) {
+          // A wrong last sequence: another node appended (it took the lease). A timeout: unknown, so
+          // this node stops serving and learns the outcome from the stream as a follower.
+          this.giveUp(realm, `append refused: ${(error as Error).message}`);
+          outcomes.set(realm, servedElsewhere('its write-ahead log refused the write'));
+        }
+      }),
+    );
+    return outcomes;
+  }
+
+  // ---- Following ----
+
+  private follow(realm: number): void {
+    if (this.stopping || this.held.has(realm) || this.taking.has(realm)) return;
+    const current = this.followers.get(realm);
+    if (current && !current.ended) return;
+    const from = appliedSequence((key) => this.parts.db.get(key), realm) + 1;
+    this.followers.set(realm, new Follower(this.parts.jet.js, realm, from, (r, seq, data) => this.apply(r, seq, data), this.parts.logger));
+  }
+
+  /** Applies one stream entry to the store, unless it holds it already. */
+  private async apply(realm: number, sequence: number, data: Uint8Array): Promise<void> {
+    const { db, counters } = this.parts;
+    const ops = opsToApply(realm, sequence, unpackBatch(data), (key) => db.get(key), (key, value) => counters.raise(key, value));
+    if (ops) await db.applyReplicated(ops);
+  }
+
+  // ---- Leases ----
+
+  /** Renews the leases held; takes free ones; restarts followers that ended. */
+  private async check(): Promise<void> {
+    if (this.stopping) return;
+    const { leases } = this.parts.jet;
+    for (const [realm, held] of this.held) {
+      if (performance.now() - held.renewedAt > this.parts.config.leaseMs) {
+        this.giveUp(realm, 'its lease was not renewed in time');
+        continue;
+      }
+      const sent = performance.now();
+      try {
+        held.revision = await leases.update(leaseKeyOf(realm), JSON.stringify(this.leaseValue()), held.revision);
+        held.renewedAt = sent;
+      } catch (error) {
+        if (this.held.get(realm) === held) this.giveUp(realm, `lease renewal refused: ${(error as Error).message}`);
+      }
+    }
+    for (const realm of this.realms.keys()) {
+      if (this.held.has(realm) || this.taking.has(realm)) continue;
+      this.follow(realm);
+      const entry = await leases.get(leaseKeyOf(realm)).catch(() => null);
+      if (entry === null || entry.operation !== 'PUT') void this.takeOver(realm);
+    }
+  }
+
+  private leaseValue(): LeaseValue {
+    return { node: this.parts.config.node, url: this.parts.config.nodeUrl };
+  }
+
+  /**
+   * Takes over a free organization: stop following, apply the stream's tail, create the lease
+   * (one node wins), append a takeover marker expecting the last sequence applied (so a previous
+   * owner cannot append any more), raise the counters, then load and serve it.
+   */
+  private async takeOver(realm: number): Promise<void> {
+    if (this.stopping || this.taking.has(realm) || this.held.has(realm)) return;
+    this.taking.add(realm);
+    const started = performance.now();
+    const { db, jet, logger } = this.parts;
+    const applied = () => appliedSequence((key) => db.get(key), realm);
+    const apply = (r: number, seq: number, data: Uint8Array) => this.apply(r, seq, data);
+    try {
+      await this.followers.get(realm)?.stop();
+      this.followers.delete(realm);
+      await catchUp(jet.jsm, realm, applied, apply);
+      const sent = performance.now();
+      let revision: number;
+      try {
+        revision = await jet.leases.create(leaseKeyOf(realm), JSON.stringify(this.leaseValue()));
+      } catch {
+        return; // another node was quicker: keep following (finally)
+      }
+      const lastSequence = await this.fence(realm, applied, apply);
+      await this.raiseCounters(realm);
+      const subdomain = this.realms.get(realm)!;
+      this.held.set(realm, { subdomain, revision, lastSequence, renewedAt: sent });
+      await this.parts.organizations.load(subdomain);
+      const ms = Math.round(performance.now() - started);
+      this.takeovers.push({ realm, ms });
+      logger.warn({ realm, subdomain, ms, sequence: lastSequence }, 'cluster: serving this organization');
+    } catch (error) {
+      logger.error({ err: error, realm }, 'cluster: takeover failed; following again');
+      if (this.held.has(realm)) this.giveUp(realm, 'takeover failed');
+    } finally {
+      this.taking.delete(realm);
+      this.follow(realm);
+    }
+  }
+
+  /** Appends the takeover marker after the last entry applied; another entry meanwhile: applies it and tries again. */
+  private async fence(realm: number, applied: () => number, apply: (r: number, seq: number, data: Uint8Array) => Promise<void>): Promise<number> {
+    const marker: ReplicatedBatch = { node: this.parts.config.node, ops: [], takeover: true };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const ack = await this.parts.jet.js.publish(subjectOf(realm), packBatch(marker), { expect: { lastSequence: applied() }, timeout: this.parts.config.appendTimeoutMs });
+        await this.parts.db.applyReplicated([appliedOp(realm, ack.seq)]);
+        return ack.seq;
+      } catch (error) {
+        const wrongSequence = error instanceof JetStreamApiError || error instanceof JetStreamError;
+        if (!wrongSequence || attempt >= 20) throw error;
+        await catchUp(this.parts.jet.jsm, realm, applied, apply);
+      }
+    }
+  }
+
+  /** Ids: what the store holds of the organization's counters, and the message counter above its newest message. */
+  private async raiseCounters(realm: number): Promise<void> {
+    const { counters, db } = this.parts;
+    counters.reconcile();
+    counters.raise(messageCounterKey(), await newestMessageId((range, options) => db.scanKeys(range, options), realm));
+  }
+
+  /** Stops serving an organization at once (no write is admitted), unloads it, and follows it again. */
+  private giveUp(realm: number, reason: string): void {
+    const held = this.held.get(realm);
+    if (!held) return;
+    this.held.delete(realm);
+    this.parts.logger.warn({ realm, subdomain: held.subdomain, reason }, 'cluster: no longer serving this organization');
+    void this.parts.organizations.release(held.subdomain).finally(() => this.follow(realm));
+  }
+
+  /** Stops the lease checks and followers (the connection stays for the last appends); the leases held expire. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await Promise.all([...this.followers.values()].map((follower) => follower.stop()));
+  }
+}
