@@ -30,8 +30,8 @@ export class Organizations {
   private sweeper: NodeJS.Timeout | undefined;
   /** Organizations unloaded since start (metrics, tests). */
   unloads = 0;
-  /** Cluster mode only: whether this node may load the organization at a subdomain (it holds its lease). */
-  gate: ((subdomain: string) => boolean) | undefined;
+  /** Cluster mode only: the refusal to load an organization this node does not serve (undefined: it may). */
+  gate: ((subdomain: string) => Error | undefined) | undefined;
 
   constructor(private readonly parts: ServerParts) {}
 
@@ -139,7 +139,9 @@ export class Organizations {
 
   private async open(subdomain: string): Promise<OrganizationRuntime | undefined> {
     const { db, config } = this.parts;
-    if (this.stopping || (this.gate && !this.gate(subdomain))) return undefined;
+    if (this.stopping) return undefined;
+    const refusal = this.gate?.(subdomain);
+    if (refusal) throw refusal;
     const id = await Organization.idBySubdomain(db, subdomain);
     if (id === undefined) return undefined;
     const org = await Organization.load(db, id, config.externalUrl);

@@ -10,6 +10,7 @@ import type { KV } from '@nats-io/kv';
 import { subdomainOfHost } from '../domain/organization-hosts.js';
 import type { Database } from '../store/database.js';
 import { Organization } from '../store/organization.js';
+import { RETRY_ELSEWHERE_HEADER } from '../store/replicated-log.js';
 import { leaseKeyOf, type LeaseValue } from './streams.js';
 
 /** How long a request waits for an organization to have a reachable owner before it is answered 503. */
@@ -119,6 +120,10 @@ function send(req: IncomingMessage, res: ServerResponse, body: Buffer, owner: st
   delete headers['transfer-encoding'];
   return new Promise((resolve, reject) => {
     const upstream = httpRequest({ hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers }, (answer) => {
+      if (notServedThere(answer)) {
+        answer.resume();
+        return resolve(false);
+      }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       answer.on('end', () => resolve(true));
@@ -134,6 +139,11 @@ function send(req: IncomingMessage, res: ServerResponse, body: Buffer, owner: st
     res.on('close', () => upstream.destroy());
     upstream.end(body);
   });
+}
+
+/** Whether the node asked does not serve the organization (any more) and changed nothing: the request goes to the owner the leases name next. */
+function notServedThere(answer: IncomingMessage): boolean {
+  return answer.headers[RETRY_ELSEWHERE_HEADER] !== undefined;
 }
 
 function forwardedFor(req: IncomingMessage): string {

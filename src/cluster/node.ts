@@ -26,6 +26,9 @@ import type { ClusterConfig } from './cluster-config.js';
 import { catchUp, Follower } from './follower.js';
 import { ensureStream, leaseKeyOf, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
 
+/** JetStream's error code for an append whose expected last sequence is not the stream's. */
+const WRONG_LAST_SEQUENCE = 10071;
+
 /** An organization this node serves. */
 interface Held {
   subdomain: string;
@@ -65,7 +68,8 @@ export class ClusterNode implements Replicator {
     for (const { id, subdomain } of await Organization.list(db)) this.realms.set(id, subdomain);
     for (const realm of this.realms.keys()) await ensureStream(jet.jsm, realm);
     db.replicateWith(this, this.parts.config.node);
-    organizations.gate = (subdomain) => [...this.held.values()].some((held) => held.subdomain === subdomain);
+    organizations.gate = (subdomain) =>
+      [...this.held.values()].some((held) => held.subdomain === subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`);
     for (const realm of this.realms.keys()) this.follow(realm);
     await this.check();
     this.timer = setInterval(() => void this.check(), Math.max(100, Math.floor(this.parts.config.leaseMs / 3)));
@@ -99,8 +103,9 @@ export class ClusterNode implements Replicator {
         } catch (error) {
           // A wrong last sequence: another node appended (it took the lease). A timeout: unknown, so
           // this node stops serving and learns the outcome from the stream as a follower.
+          const fenced = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
           this.giveUp(realm, `append refused: ${(error as Error).message}`);
-          outcomes.set(realm, servedElsewhere('its write-ahead log refused the write'));
+          outcomes.set(realm, servedElsewhere(fenced ? 'its log was appended to by another node' : (error as Error).message, fenced));
         }
       }),
     );
@@ -223,6 +228,8 @@ export class ClusterNode implements Replicator {
     const held = this.held.get(realm);
     if (!held) return;
     this.held.delete(realm);
+    // Let the lease go now rather than at its expiry (refused if another node holds it already).
+    void this.parts.jet.leases.delete(leaseKeyOf(realm), { previousSeq: held.revision }).catch(() => undefined);
     this.parts.logger.warn({ realm, subdomain: held.subdomain, reason }, 'cluster: no longer serving this organization');
     void this.parts.organizations.release(held.subdomain).finally(() => this.follow(realm));
   }

@@ -202,9 +202,17 @@ export function settleRefused(
   }
 }
 
-/** The refusal of a write to an organization this node does not (or no longer) serve: nothing was changed. */
-export function servedElsewhere(reason: string): ApiError {
-  return new ApiError('SERVER_NOT_READY', `This organization is being served by another node (${reason}). Nothing was changed; try again.`, 503, {}, { 'Retry-After': '1' });
+/** The header on a refusal that changed nothing because another node serves the organization: a forwarder may send the request there. */
+export const RETRY_ELSEWHERE_HEADER = 'x-parley-retry-elsewhere';
+
+/**
+ * The refusal of a write to an organization this node does not (or no longer) serve. `certain`:
+ * nothing was changed (not served here, or the append was fenced); otherwise the append's outcome
+ * is unknown (a timeout), and the write may be there.
+ */
+export function servedElsewhere(reason: string, certain = true): ApiError {
+  if (!certain) return new ApiError('SERVER_NOT_READY', `This organization's log did not confirm the write (${reason}): it may or may not have been saved.`, 503, {}, { 'Retry-After': '1' });
+  return new ApiError('SERVER_NOT_READY', `This organization is being served by another node (${reason}). Nothing was changed; try again.`, 503, {}, { 'Retry-After': '1', [RETRY_ELSEWHERE_HEADER]: '1' });
 }
 
 /** The server-wide message counter's key (a new owner raises it above the organization's newest message). */

@@ -1,0 +1,91 @@
+/**
+ * Load and checks for the cluster's failover: senders post messages (each with its own content)
+ * to an organization through a node that does not serve it, the owner is killed (kill -9), and
+ * the sends go on until enough are answered after the kill. Then every answered message must be
+ * there exactly once, with the id it was answered with, and no id twice.
+ */
+import type { LocalCluster, ParleyNode, SeedOrganization } from './cluster.js';
+import { sleep } from './cluster.js';
+
+export interface CycleResult {
+  acked: number;
+  lost: number;
+  duplicated: number;
+  reusedIds: number;
+  /** From the kill to the first send answered after it. */
+  failoverMs: number;
+  killed: number;
+  newOwner: number;
+}
+
+/** Posts messages through `via` until `stop()` is true; the answered ones by content (their ids). */
+async function sendLoop(via: ParleyNode, org: SeedOrganization, tag: string, acked: Map<string, number>, ackTimes: number[], stop: () => boolean): Promise<void> {
+  const client = via.client(org);
+  for (let n = 0; !stop(); n++) {
+    const content = `${tag}-${n}`;
+    const answer = await client.post('/messages', { type: 'stream', to: 'general', topic: 'failover', content }).catch(() => undefined);
+    if (answer?.status === 200) {
+      acked.set(content, answer.body.id as number);
+      ackTimes.push(performance.now());
+    } else {
+      await sleep(50);
+    }
+  }
+}
+
+/** Every message of the failover topic, read through `via` (content → ids). */
+export async function messagesOf(via: ParleyNode, org: SeedOrganization): Promise<Map<string, number[]>> {
+  const narrow = [{ operator: 'channel', operand: 'general' }, { operator: 'topic', operand: 'failover' }];
+  const found = new Map<string, number[]>();
+  let anchor: string | number = 'oldest';
+  for (;;) {
+    const page = await via.client(org).get('/messages', { anchor, num_before: 0, num_after: 1000, narrow, apply_markdown: false, include_anchor: anchor === 'oldest' });
+    if (page.status !== 200) throw new Error(`reading messages: ${page.status} ${JSON.stringify(page.body)}`);
+    for (const message of page.body.messages as { id: number; content: string }[]) found.set(message.content, [...(found.get(message.content) ?? []), message.id]);
+    if (page.body.found_newest || page.body.messages.length === 0) return found;
+    anchor = page.body.messages.at(-1).id;
+  }
+}
+
+/**
+ * One failover cycle on `org`: senders through a node that does not serve it, the owner killed
+ * after `before` answered sends, then `after` more answered sends; the killed node restarted and
+ * caught up. Returns what was checked.
+ */
+export async function failoverCycle(cluster: LocalCluster, org: SeedOrganization, tag: string, before = 20, after = 20, senders = 3): Promise<CycleResult> {
+  const owner = (await cluster.ownerOf(org))!;
+  const via = cluster.nodes.find((_, i) => i !== owner)!;
+  const acked = new Map<string, number>();
+  const ackTimes: number[] = [];
+  let killedAt = Infinity;
+  let afterKill = 0;
+  const stop = () => afterKill >= after;
+  const loops = Array.from({ length: senders }, (_, s) => sendLoop(via, org, `${tag}-s${s}`, acked, ackTimes, stop));
+  const watcher = (async () => {
+    while (acked.size < before) await sleep(20);
+    cluster.nodes[owner]!.child.signal('SIGKILL');
+    killedAt = performance.now();
+    const atKill = acked.size;
+    while (!stop()) {
+      afterKill = acked.size - atKill;
+      await sleep(20);
+    }
+  })();
+  await Promise.all([...loops, watcher]);
+  const newOwner = await cluster.waitOwnerOtherThan(org, owner);
+  const firstAfter = ackTimes.find((time) => time > killedAt) ?? Infinity;
+  const stored = await messagesOf(via, org);
+  let lost = 0;
+  let duplicated = 0;
+  for (const [content, id] of acked) {
+    const ids = stored.get(content) ?? [];
+    if (ids.length === 0 || !ids.includes(id)) lost++;
+    if (ids.length > 1) duplicated++;
+  }
+  const allIds = [...stored.values()].flat();
+  const reusedIds = allIds.length - new Set(allIds).size;
+  // The killed node comes back on its data directory and follows again.
+  await cluster.nodes[owner]!.child.exited();
+  await cluster.startNode(owner, false);
+  return { acked: acked.size, lost, duplicated, reusedIds, failoverMs: Math.round(firstAfter - killedAt), killed: owner, newOwner };
+}
