@@ -94,15 +94,12 @@ export class ClusterNode implements Replicator {
         const held = this.held.get(realm);
         if (!held) return outcomes.set(realm, servedElsewhere('its lease was lost'));
         try {
-          const ack = await this.parts.jet.js.publish(subjectOf(realm), packBatch(batch), {
-            expect: { lastSequence: held.lastSequence },
-            timeout: this.parts.config.appendTimeoutMs,
-          });
-          held.lastSequence = ack.seq;
-          outcomes.set(realm, ack.seq);
+          const seq = await this.publish(realm, packBatch(batch), held.lastSequence);
+          held.lastSequence = seq;
+          outcomes.set(realm, seq);
         } catch (error) {
-          // A wrong last sequence: another node appended (it took the lease). A timeout: unknown, so
-          // this node stops serving and learns the outcome from the stream as a follower.
+          // A wrong last sequence: another node appended (it took the lease). No answer until the
+          // deadline: unknown, so this node stops serving and learns the outcome as a follower.
           const fenced = error instanceof JetStreamApiError && error.code === WRONG_LAST_SEQUENCE;
           this.giveUp(realm, `append refused: ${(error as Error).message}`);
           outcomes.set(realm, servedElsewhere(fenced ? 'its log was appended to by another node' : (error as Error).message, fenced));
@@ -110,6 +107,25 @@ export class ClusterNode implements Replicator {
       }),
     );
     return outcomes;
+  }
+
+  /**
+   * One append, tried again until the deadline when JetStream does not answer (a stream leader
+   * election after a nats-server's death): the message id makes a repeat of an append that did
+   * land answer with its sequence (JetStream's duplicate window), so nothing is appended twice.
+   */
+  private async publish(realm: number, data: Uint8Array, expected: number): Promise<number> {
+    const deadline = performance.now() + this.parts.config.appendTimeoutMs;
+    const msgID = `${this.parts.config.node}-${realm}-${expected}`;
+    for (;;) {
+      try {
+        const timeout = Math.max(500, Math.min(5000, deadline - performance.now()));
+        return (await this.parts.jet.js.publish(subjectOf(realm), data, { msgID, expect: { lastSequence: expected }, timeout })).seq;
+      } catch (error) {
+        if (error instanceof JetStreamApiError || performance.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
   }
 
   // ---- Following ----

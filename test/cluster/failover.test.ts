@@ -50,6 +50,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     for (let i = 0; i < 5; i++) {
       for (const org of [root, b]) {
         const answer = await cluster.nodes[i % 3]!.client(org).post('/messages', { type: 'stream', to: 'general', topic: 'nats-down', content: `n-${i}` });
+        if (answer.status !== 200) t.comment(`send ${i} to ${org.realm}: ${answer.status} ${JSON.stringify(answer.body)}`);
         statuses.push(answer.status);
       }
     }

@@ -19,14 +19,15 @@ export interface CycleResult {
 }
 
 /** Posts messages through `via` until `stop()` is true; the answered ones by content (their ids). */
-async function sendLoop(via: ParleyNode, org: SeedOrganization, tag: string, acked: Map<string, number>, ackTimes: number[], stop: () => boolean): Promise<void> {
+async function sendLoop(via: ParleyNode, org: SeedOrganization, tag: string, acked: Map<string, number>, ackTimes: [number, number][], stop: () => boolean): Promise<void> {
   const client = via.client(org);
   for (let n = 0; !stop(); n++) {
     const content = `${tag}-${n}`;
+    const sentAt = performance.now();
     const answer = await client.post('/messages', { type: 'stream', to: 'general', topic: 'failover', content }).catch(() => undefined);
     if (answer?.status === 200) {
       acked.set(content, answer.body.id as number);
-      ackTimes.push(performance.now());
+      ackTimes.push([sentAt, performance.now()]);
     } else {
       await sleep(50);
     }
@@ -56,7 +57,7 @@ export async function failoverCycle(cluster: LocalCluster, org: SeedOrganization
   const owner = (await cluster.ownerOf(org))!;
   const via = cluster.nodes.find((_, i) => i !== owner)!;
   const acked = new Map<string, number>();
-  const ackTimes: number[] = [];
+  const ackTimes: [number, number][] = [];
   let killedAt = Infinity;
   let afterKill = 0;
   const stop = () => afterKill >= after;
@@ -73,7 +74,8 @@ export async function failoverCycle(cluster: LocalCluster, org: SeedOrganization
   })();
   await Promise.all([...loops, watcher]);
   const newOwner = await cluster.waitOwnerOtherThan(org, owner);
-  const firstAfter = ackTimes.find((time) => time > killedAt) ?? Infinity;
+  // The first send made after the kill and answered (sends in flight at the kill do not count).
+  const firstAfter = Math.min(...ackTimes.filter(([sent]) => sent > killedAt).map(([, answered]) => answered));
   const stored = await messagesOf(via, org);
   let lost = 0;
   let duplicated = 0;
