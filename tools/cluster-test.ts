@@ -23,7 +23,11 @@ async function main(): Promise<void> {
       duplicated += result.duplicated;
       reused += result.reusedIds;
       times.push(result.failoverMs);
-      console.log(`cycle ${cycle}: organization ${org.realm}, node p${result.killed} killed, p${result.newOwner} serves; ${result.acked} answered, lost ${result.lost}, duplicated ${result.duplicated}; failover ${result.failoverMs} ms`);
+      lost += result.changesLost + result.eventsMissing;
+      console.log(
+        `cycle ${cycle}: organization ${org.realm}, node p${result.killed} killed, p${result.newOwner} serves; ${result.acked} sends and ${result.changes} reactions/stars answered, ` +
+          `lost ${result.lost + result.changesLost}, duplicated ${result.duplicated}, events missing ${result.eventsMissing}${result.queueLost ? ' (queue gone)' : ''}; failover ${result.failoverMs} ms`,
+      );
       await cluster.waitServed();
     }
   } finally {

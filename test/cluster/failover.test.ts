@@ -22,6 +22,10 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.equal(result.lost, 0, 'every answered send is stored with its id');
     t.equal(result.duplicated, 0, 'none is stored twice');
     t.equal(result.reusedIds, 0, 'no message id is used twice');
+    t.ok(result.changes > 0, `${result.changes} reactions and stars answered`);
+    t.equal(result.changesLost, 0, 'every answered reaction and star is there');
+    t.notOk(result.queueLost, 'the event queue is there after the failover');
+    t.equal(result.eventsMissing, 0, "every answered message's event reached the queue");
     t.not(result.newOwner, result.killed, 'another node serves the organization');
     t.comment(`failover: ${result.failoverMs} ms from kill -9 to the first answered send (lease 3 s)`);
     const other = await cluster.nodes[result.newOwner]!.client(b).get('/users/me');
