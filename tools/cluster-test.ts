@@ -1,7 +1,9 @@
 /**
  * `npm run cluster-test -- --cycles N`: N failover cycles (kill -9 of the owner under a load of
- * sends, the killed node restarted) on a loopback cluster of three nats-servers and three Parley
- * nodes; prints each cycle and `lost L, duplicated D` at the end (exit 1 unless both are 0).
+ * sends, reactions, stars and an event queue's polls; the killed node restarted) on a loopback
+ * cluster of three nats-servers and three Parley nodes. Each cycle checks its own answered writes
+ * and every answered send of the earlier cycles (restarted nodes serve them when they take over);
+ * prints each cycle and `lost L, duplicated D` at the end (exit 1 unless both are 0).
  */
 import { LocalCluster, natsServerPath } from '../test/helpers/cluster.js';
 import { failoverCycle } from '../test/helpers/cluster-load.js';
@@ -15,10 +17,12 @@ async function main(): Promise<void> {
   let duplicated = 0;
   let reused = 0;
   const times: number[] = [];
+  // Every answered send of every cycle, per organization, checked again in each later cycle.
+  const histories = cluster.organizations.map(() => new Map<string, number>());
   try {
     for (let cycle = 1; cycle <= cycles; cycle++) {
       const org = cluster.organizations[cycle % 2]!;
-      const result = await failoverCycle(cluster, org, `cycle${cycle}`, 20, 20);
+      const result = await failoverCycle(cluster, org, `cycle${cycle}`, 20, 20, 3, histories[cycle % 2]);
       lost += result.lost;
       duplicated += result.duplicated;
       reused += result.reusedIds;

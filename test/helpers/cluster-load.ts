@@ -71,7 +71,16 @@ export async function messagesOf(via: ParleyNode, org: SeedOrganization): Promis
  * after `before` answered sends, then `after` more answered sends; the killed node restarted and
  * caught up. Returns what was checked.
  */
-export async function failoverCycle(cluster: LocalCluster, org: SeedOrganization, tag: string, before = 20, after = 20, senders = 3): Promise<CycleResult> {
+export async function failoverCycle(
+  cluster: LocalCluster,
+  org: SeedOrganization,
+  tag: string,
+  before = 20,
+  after = 20,
+  senders = 3,
+  /** Sends answered in earlier cycles, checked again (a node restarted after a kill serves them when it takes over). */
+  history = new Map<string, number>(),
+): Promise<CycleResult> {
   const owner = (await cluster.ownerOf(org))!;
   const via = cluster.nodes.find((_, i) => i !== owner)!;
   const acked = new Map<string, number>();
@@ -103,7 +112,8 @@ export async function failoverCycle(cluster: LocalCluster, org: SeedOrganization
   let lost = 0;
   let duplicated = 0;
   const byId = new Map<number, Stored>();
-  for (const [content, id] of acked) {
+  for (const [content, id] of acked) history.set(content, id);
+  for (const [content, id] of history) {
     const copies = stored.get(content) ?? [];
     if (!copies.some((copy) => copy.id === id)) lost++;
     if (copies.length > 1) duplicated++;
