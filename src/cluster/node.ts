@@ -250,10 +250,17 @@ export class ClusterNode implements Replicator {
     void this.parts.organizations.release(held.subdomain).finally(() => this.follow(realm));
   }
 
-  /** Stops the lease checks and followers (the connection stays for the last appends); the leases held expire. */
+  /** Stops the lease checks and followers (the connection and the leases stay for the server's last appends). */
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
     await Promise.all([...this.followers.values()].map((follower) => follower.stop()));
+  }
+
+  /** Once the server wrote its last batch: lets every lease go, so that other nodes take over at their next check rather than at expiry. */
+  async handOver(): Promise<void> {
+    const held = [...this.held];
+    this.held.clear();
+    await Promise.all(held.map(([realm, { revision }]) => this.parts.jet.leases.delete(leaseKeyOf(realm), { previousSeq: revision }).catch(() => undefined)));
   }
 }

@@ -42,6 +42,7 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
       await forwarder.close();
       await node!.stop();
       await server.stop();
+      await node!.handOver();
       await jet.nc.close();
     },
   };

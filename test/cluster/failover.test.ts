@@ -2,8 +2,8 @@
  * The cluster on NATS JetStream (docs/cluster.md), on loopback: three nats-servers, three Parley
  * nodes, two organizations. The owner of one is killed under a load of sends: a standby takes
  * over, every answered send is there exactly once and no id is reused. Then the new owner is
- * frozen past its lease and resumed: its writes are refused (fencing). Then one nats-server is
- * killed: both organizations go on. `npm run cluster-test -- --cycles N` runs more cycles.
+ * frozen past its lease and resumed: its writes are refused (fencing). An owner stopped with
+ * SIGTERM hands over. Then one nats-server is killed: both organizations go on. `npm run cluster-test -- --cycles N` runs more cycles.
  */
 import { test } from 'tap';
 import { LocalCluster, natsServerPath } from '../helpers/cluster.js';
@@ -46,6 +46,22 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     const stored = await messagesOf(cluster.nodes[next]!, root);
     t.ok(stored.has('after-takeover'), "the new owner's write is there");
     t.notOk(stored.has('stale-write'), "the stale owner's write is not");
+  });
+
+  await t.test('an owner stopped gracefully hands its organizations over', async (t) => {
+    const owner = (await cluster.ownerOf(b))!;
+    const via = cluster.nodes.find((_, i) => i !== owner)!;
+    const before = await via.client(b).post('/messages', { type: 'stream', to: 'general', topic: 'failover', content: 'before-stop' });
+    t.equal(before.status, 200);
+    cluster.nodes[owner]!.child.signal('SIGTERM');
+    await cluster.nodes[owner]!.child.exited();
+    const stopped = performance.now();
+    const after = await via.client(b).post('/messages', { type: 'stream', to: 'general', topic: 'failover', content: 'after-stop' });
+    t.equal(after.status, 200, 'a send after the stop is answered by the new owner');
+    t.comment(`hand-over: ${Math.round(performance.now() - stopped)} ms from the exit to the next answered send`);
+    const stored = await messagesOf(via, b);
+    t.ok(stored.has('before-stop') && stored.has('after-stop'), 'both sends are there');
+    await cluster.startNode(owner, false);
   });
 
   await t.test('one nats-server killed: both organizations go on', async (t) => {

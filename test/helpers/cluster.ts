@@ -83,10 +83,15 @@ export class LocalCluster {
   private seedDir = '';
   private externalUrl = '';
 
-  constructor(readonly dir: string, private readonly leaseSeconds = 3) {}
+  constructor(
+    readonly dir: string,
+    private readonly leaseSeconds = 3,
+    /** Settings every Parley node gets on top of the harness's (the bench: PARLEY_SYNC=1). */
+    private readonly nodeEnv: Record<string, string> = {},
+  ) {}
 
-  static async start(leaseSeconds = 3): Promise<LocalCluster> {
-    const cluster = new LocalCluster(tempDataDir(), leaseSeconds);
+  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}): Promise<LocalCluster> {
+    const cluster = new LocalCluster(tempDataDir(), leaseSeconds, nodeEnv);
     await cluster.startNats();
     await cluster.makeSeed();
     for (let i = 0; i < 3; i++) await cluster.startNode(i);
@@ -157,6 +162,7 @@ export class LocalCluster {
       PARLEY_NODE_URL: `http://127.0.0.1:${internalPort}`,
       PARLEY_CLUSTER_PORT: String(publicPort),
       PARLEY_CLUSTER_LEASE_SECONDS: String(this.leaseSeconds),
+      ...this.nodeEnv,
     };
     const child = new Child(spawn(process.execPath, ['--enable-source-maps', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
     await child.waitFor('forwarding on', 60_000);
@@ -171,6 +177,29 @@ export class LocalCluster {
     };
     this.nodes[i] = node;
     return node;
+  }
+
+  /** An embedded Parley (no cluster) on its own copy of the seed, for comparison (the bench). */
+  async startEmbedded(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+    const dataDir = join(this.dir, 'embedded');
+    cpSync(this.seedDir, dataDir, { recursive: true });
+    const port = await freePort();
+    const env = { ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_HOST: '127.0.0.1', PARLEY_EXTERNAL_URL: this.externalUrl, PARLEY_SYNC: '0', PARLEY_RATE_LIMIT: '0', PARLEY_DRAIN_SECONDS: '0', PARLEY_LOG_LEVEL: 'warn', ...this.nodeEnv };
+    const child = new Child(spawn(process.execPath, ['--enable-source-maps', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    await child.waitFor('listening');
+    return {
+      url: `http://127.0.0.1:${port}`,
+      pid: child.process.pid!,
+      stop: async () => {
+        child.signal('SIGTERM');
+        await child.exited();
+      },
+    };
+  }
+
+  /** The process id of a node (the bench measures the owner's CPU). */
+  pidOf(i: number): number {
+    return this.nodes[i]!.child.process.pid!;
   }
 
   /** Waits until every organization answers through every node's forwarder. */
