@@ -16,6 +16,8 @@ import {
   messageCounterKey,
   newestMessageId,
   opsToApply,
+  createdSubdomain,
+  realmCounterKey,
   packBatch,
   servedElsewhere,
   unpackBatch,
@@ -24,7 +26,8 @@ import {
 } from '../store/replicated-log.js';
 import type { ClusterConfig } from './cluster-config.js';
 import { catchUp, Follower } from './follower.js';
-import { ensureStream, leaseKeyOf, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
+import { register, registered } from './registry.js';
+import { ensureStream, leaseKeyOf, retry, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
 
 /** JetStream's error code for an append whose expected last sequence is not the stream's. */
 const WRONG_LAST_SEQUENCE = 10071;
@@ -53,6 +56,8 @@ export class ClusterNode implements Replicator {
   private readonly held = new Map<number, Held>();
   private readonly followers = new Map<number, Follower>();
   private readonly taking = new Set<number>();
+  /** Organizations being made here that the cluster does not list yet (adopt, list). */
+  private readonly unlisted = new Set<number>();
   /** Every organization of the cluster, by id (its subdomain). */
   private readonly realms = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
@@ -65,8 +70,12 @@ export class ClusterNode implements Replicator {
   /** Lists the organizations, makes their streams, starts following them all and the lease checks (which take free ones). */
   async start(): Promise<void> {
     const { db, jet, organizations } = this.parts;
-    for (const { id, subdomain } of await Organization.list(db)) this.realms.set(id, subdomain);
-    for (const realm of this.realms.keys()) await ensureStream(jet.jsm, realm);
+    for (const { id, subdomain } of await Organization.list(db)) {
+      await retry(() => register(jet.registry, id, subdomain));
+      this.realms.set(id, subdomain);
+      await ensureStream(jet.jsm, id);
+    }
+    await this.learn();
     db.replicateWith(this, this.parts.config.node);
     organizations.gate = (subdomain) =>
       [...this.held.values()].some((held) => held.subdomain === subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`);
@@ -83,7 +92,8 @@ export class ClusterNode implements Replicator {
   // ---- Replicator: the group commit's side ----
 
   admit(realm: number | undefined): Error | undefined {
-    if (realm === undefined || this.held.has(realm)) return undefined;
+    // An organization the cluster does not list yet is being created here: its first append claims it.
+    if (realm === undefined || this.held.has(realm) || !this.realms.has(realm)) return undefined;
     return servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`);
   }
 
@@ -91,6 +101,14 @@ export class ClusterNode implements Replicator {
     const outcomes = new Map<number, number | Error>();
     await Promise.all(
       [...batches].map(async ([realm, batch]) => {
+        try {
+          if (!this.realms.has(realm) && !this.held.has(realm)) await this.adopt(realm);
+          if (this.unlisted.has(realm)) await this.list(realm, batch);
+        } catch (error) {
+          this.parts.logger.error({ err: error, realm }, 'cluster: a new organization could not be claimed');
+          this.giveUp(realm, 'not claimed');
+          return outcomes.set(realm, servedElsewhere(`it could not be claimed in the cluster: ${(error as Error).message}`));
+        }
         const held = this.held.get(realm);
         if (!held) return outcomes.set(realm, servedElsewhere('its lease was lost'));
         try {
@@ -128,6 +146,41 @@ export class ClusterNode implements Replicator {
     }
   }
 
+  /**
+   * A new organization being made on this node (the cluster does not list it): its lease is taken
+   * first (no other node can take it while it has no stream) and its stream made; its first
+   * append then expects an empty stream. It is listed once a batch holds its index entry.
+   */
+  private async adopt(realm: number): Promise<void> {
+    const { jet } = this.parts;
+    const sent = performance.now();
+    const revision = await jet.leases.create(leaseKeyOf(realm), JSON.stringify(this.leaseValue()));
+    this.held.set(realm, { subdomain: '', revision, lastSequence: 0, renewedAt: sent });
+    this.unlisted.add(realm);
+    await ensureStream(jet.jsm, realm);
+  }
+
+  /** Claims a new organization's id and subdomain in the registry when its batch creates them (refused if another node made either). */
+  private async list(realm: number, batch: ReplicatedBatch): Promise<void> {
+    const subdomain = createdSubdomain(batch, realm);
+    if (subdomain === undefined) return;
+    await register(this.parts.jet.registry, realm, subdomain);
+    this.unlisted.delete(realm);
+    this.realms.set(realm, subdomain);
+    const held = this.held.get(realm);
+    if (held) held.subdomain = subdomain;
+  }
+
+  /** Organizations made on other nodes: listed, followed from their first entry, and their ids never handed out here. */
+  private async learn(): Promise<void> {
+    for (const [realm, subdomain] of await registered(this.parts.jet.registry)) {
+      this.parts.counters.raise(realmCounterKey(), realm);
+      if (this.realms.has(realm)) continue;
+      this.realms.set(realm, subdomain);
+      this.follow(realm);
+    }
+  }
+
   // ---- Following ----
 
   private follow(realm: number): void {
@@ -150,6 +203,7 @@ export class ClusterNode implements Replicator {
   /** Renews the leases held; takes free ones; restarts followers that ended. */
   private async check(): Promise<void> {
     if (this.stopping) return;
+    await this.learn().catch((error: unknown) => this.parts.logger.warn({ err: error }, 'cluster: the list of organizations could not be read'));
     const { leases } = this.parts.jet;
     for (const [realm, held] of this.held) {
       if (performance.now() - held.renewedAt > this.parts.config.leaseMs) {
@@ -246,6 +300,8 @@ export class ClusterNode implements Replicator {
     this.held.delete(realm);
     // Let the lease go now rather than at its expiry (refused if another node holds it already).
     void this.parts.jet.leases.delete(leaseKeyOf(realm), { previousSeq: held.revision }).catch(() => undefined);
+    // An organization whose making failed: nothing of it was served or listed.
+    if (this.unlisted.delete(realm)) return;
     this.parts.logger.warn({ realm, subdomain: held.subdomain, reason }, 'cluster: no longer serving this organization');
     void this.parts.organizations.release(held.subdomain).finally(() => this.follow(realm));
   }

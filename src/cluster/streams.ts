@@ -6,6 +6,7 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
+import { openRegistry } from './registry.js';
 
 export const LEASE_BUCKET = 'parley_leases';
 
@@ -32,6 +33,8 @@ export interface JetStreamParts {
   js: JetStreamClient;
   jsm: JetStreamManager;
   leases: KV;
+  /** The cluster's organizations (registry.ts). */
+  registry: KV;
 }
 
 /** Connects (retrying for ever on a lost server: the client moves to another) and opens the lease bucket. */
@@ -40,7 +43,8 @@ export async function connectJetStream(servers: string[], leaseMs: number, name:
   const js = jetstream(nc, { timeout: 10_000 });
   const jsm = await jetstreamManager(nc, { timeout: 10_000 });
   const leases = await retry(() => new Kvm(nc).create(LEASE_BUCKET, { replicas: 3, history: 1, ttl: leaseMs, storage: StorageType.File }));
-  return { nc, js, jsm, leases };
+  const registry = await retry(() => openRegistry(nc));
+  return { nc, js, jsm, leases, registry };
 }
 
 /** Makes sure the organization's stream exists (the same configuration on every node: adding it again is a no-op). */

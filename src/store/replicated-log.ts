@@ -219,3 +219,15 @@ export function servedElsewhere(reason: string, certain = true): ApiError {
 export function messageCounterKey(): string {
   return serverKeys.counter('message');
 }
+
+/** The server-wide organization counter's key (a node raises it above every organization the cluster lists). */
+export function realmCounterKey(): string {
+  return serverKeys.counter('realm');
+}
+
+/** The subdomain of an organization this batch creates (its entry in the server index), if it does. */
+export function createdSubdomain(batch: ReplicatedBatch, realm: number): string | undefined {
+  const key = serverKeys.realmIndex(realm);
+  for (const op of batch.ops) if (op[0] === 0 && op[1] === key) return decode<{ subdomain?: string }>(op[2]).subdomain ?? '';
+  return undefined;
+}

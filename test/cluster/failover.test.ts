@@ -3,10 +3,12 @@
  * nodes, two organizations. The owner of one is killed under a load of sends: a standby takes
  * over, every answered send is there exactly once and no id is reused. Then the new owner is
  * frozen past its lease and resumed: its writes are refused (fencing). An owner stopped with
- * SIGTERM hands over. Then one nats-server is killed: both organizations go on. `npm run cluster-test -- --cycles N` runs more cycles.
+ * SIGTERM hands over. An organization created on one node is served through all. Then one
+ * nats-server is killed: both organizations go on. `npm run cluster-test -- --cycles N` runs more cycles.
  */
 import { test } from 'tap';
-import { LocalCluster, natsServerPath } from '../helpers/cluster.js';
+import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
+import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
 
 const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: apt-get install nats-server; .ci/run installs it)';
@@ -62,6 +64,26 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     const stored = await messagesOf(via, b);
     t.ok(stored.has('before-stop') && stored.has('after-stop'), 'both sends are there');
     await cluster.startNode(owner, false);
+  });
+
+  await t.test('an organization created on one node is served through every node', async (t) => {
+    const maker = cluster.nodes[1]!;
+    const args = ['create-organization', '--subdomain', 'made', '--name', 'Made in the cluster', '--owner-email', 'owner@made.example', '--password', 'made-owner-password'];
+    const created = await runCli(args, { PARLEY_DATA_DIR: maker.dataDir });
+    t.equal(created.code, 0, created.stderr);
+    const apiKey = /^API key:\s+(\S+)$/m.exec(created.stdout)?.[1] ?? '';
+    const org = { realm: 0, host: 'made.localhost:80', email: 'owner@made.example', apiKey };
+    for (const node of cluster.nodes) {
+      // The other nodes learn of it from the cluster's list, then apply its first entries.
+      let status = 0;
+      for (let tries = 0; tries < 150 && status !== 200; tries++) {
+        status = (await node.client(org).get('/users/me')).status;
+        if (status !== 200) await sleep(100);
+      }
+      t.equal(status, 200, `served through ${node.name}`);
+    }
+    const sent = await cluster.nodes[2]!.client(org).post('/messages', { type: 'stream', to: 'general', topic: 'new', content: 'first words' });
+    t.equal(sent.status, 200, 'a send to it is answered');
   });
 
   await t.test('one nats-server killed: both organizations go on', async (t) => {
