@@ -62,8 +62,7 @@ export class ClusterNode implements Replicator {
   private readonly realms = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
-  /** Takeovers since start, with the time each took from seeing the lease free to serving (tests, logs). */
-  readonly takeovers: { realm: number; ms: number }[] = [];
+  private checking = false;
 
   constructor(private readonly parts: NodeParts) {}
 
@@ -77,16 +76,16 @@ export class ClusterNode implements Replicator {
     }
     await this.learn();
     db.replicateWith(this, this.parts.config.node);
-    organizations.gate = (subdomain) =>
-      [...this.held.values()].some((held) => held.subdomain === subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`);
+    organizations.gate = (subdomain) => (this.servesSubdomain(subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`));
     for (const realm of this.realms.keys()) this.follow(realm);
     await this.check();
-    this.timer = setInterval(() => void this.check(), Math.max(100, Math.floor(this.parts.config.leaseMs / 3)));
+    this.timer = setInterval(() => void this.checkOnce(), Math.max(100, Math.floor(this.parts.config.leaseMs / 3)));
   }
 
-  /** Whether this node serves the organization now. */
-  serves(realm: number): boolean {
-    return this.held.has(realm);
+  /** Whether this node serves the organization at `subdomain` now (one being made here has no subdomain yet). */
+  private servesSubdomain(subdomain: string): boolean {
+    for (const [realm, held] of this.held) if (held.subdomain === subdomain && !this.unlisted.has(realm)) return true;
+    return false;
   }
 
   // ---- Replicator: the group commit's side ----
@@ -173,9 +172,8 @@ export class ClusterNode implements Replicator {
 
   /** Organizations made on other nodes: listed, followed from their first entry, and their ids never handed out here. */
   private async learn(): Promise<void> {
-    for (const [realm, subdomain] of await registered(this.parts.jet.registry)) {
+    for (const [realm, subdomain] of await registered(this.parts.jet.registry, (id) => this.realms.has(id))) {
       this.parts.counters.raise(realmCounterKey(), realm);
-      if (this.realms.has(realm)) continue;
       this.realms.set(realm, subdomain);
       this.follow(realm);
     }
@@ -199,6 +197,17 @@ export class ClusterNode implements Replicator {
   }
 
   // ---- Leases ----
+
+  /** A check, unless the previous one still runs (two renewals naming one revision would refuse each other). */
+  private async checkOnce(): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
+    try {
+      await this.check();
+    } finally {
+      this.checking = false;
+    }
+  }
 
   /** Renews the leases held; takes free ones; restarts followers that ended. */
   private async check(): Promise<void> {
@@ -259,7 +268,6 @@ export class ClusterNode implements Replicator {
       this.held.set(realm, { subdomain, revision, lastSequence, renewedAt: sent });
       await this.parts.organizations.load(subdomain);
       const ms = Math.round(performance.now() - started);
-      this.takeovers.push({ realm, ms });
       logger.warn({ realm, subdomain, ms, sequence: lastSequence }, 'cluster: serving this organization');
     } catch (error) {
       logger.error({ err: error, realm }, 'cluster: takeover failed; following again');

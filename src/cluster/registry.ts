@@ -38,14 +38,16 @@ export async function register(registry: KV, realm: number, subdomain: string): 
   }
 }
 
-/** Every organization the cluster lists: id → subdomain. */
-export async function registered(registry: KV): Promise<Map<number, string>> {
+/** The organizations the cluster lists that are not `known` yet: id → subdomain. */
+export async function registered(registry: KV, known: (realm: number) => boolean): Promise<Map<number, string>> {
   const found = new Map<number, string>();
   // (A KV filter's wildcards are whole tokens, so the keys are filtered here.)
   for await (const key of await registry.keys()) {
     if (!key.startsWith(REALM_PREFIX)) continue;
+    const realm = Number(key.slice(REALM_PREFIX.length));
+    if (known(realm)) continue;
     const entry = await registry.get(key);
-    if (entry?.operation === 'PUT') found.set(Number(key.slice(REALM_PREFIX.length)), entry.string());
+    if (entry?.operation === 'PUT') found.set(realm, entry.string());
   }
   return found;
 }
