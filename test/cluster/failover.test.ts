@@ -4,7 +4,8 @@
  * over, every answered send is there exactly once and no id is reused. Then the new owner is
  * frozen past its lease and resumed: its writes are refused (fencing). An owner stopped with
  * SIGTERM hands over. An organization created on one node is served through all. Then one
- * nats-server is killed: both organizations go on. `npm run cluster-test -- --cycles N` runs more cycles.
+ * nats-server is killed: both organizations go on. Last, the node killed in the failover (and
+ * restarted) is left alone: it serves every send answered before. `npm run cluster-test -- --cycles N` runs more cycles.
  */
 import { test } from 'tap';
 import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
@@ -17,9 +18,13 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   const cluster = await LocalCluster.start();
   t.teardown(() => cluster.stop());
   const [root, b] = cluster.organizations as [typeof cluster.organizations[0], typeof cluster.organizations[0]];
+  // The sends answered in the failover, and the node killed there (restarted at once, on its data).
+  const answered = new Map<string, number>();
+  let restarted = -1;
 
   await t.test('kill -9 of the owner under load: a standby serves, nothing answered is lost or doubled', async (t) => {
-    const result = await failoverCycle(cluster, root, 'c1', 15, 15);
+    const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered);
+    restarted = result.killed;
     t.ok(result.acked >= 30, `${result.acked} sends answered`);
     t.equal(result.lost, 0, 'every answered send is stored with its id');
     t.equal(result.duplicated, 0, 'none is stored twice');
@@ -97,5 +102,18 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
       }
     }
     t.same(statuses, Array(10).fill(200), 'every send answered');
+  });
+
+  await t.test('the node restarted after its kill caught up: alone, it serves everything answered before', async (t) => {
+    for (const [i, node] of cluster.nodes.entries()) {
+      if (i === restarted) continue;
+      node.child.signal('SIGKILL');
+      await node.child.exited();
+    }
+    for (const org of [root, b]) t.equal(await cluster.waitOwner(org, restarted), restarted, `it serves organization ${org.realm}`);
+    const stored = await messagesOf(cluster.nodes[restarted]!, root);
+    const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
+    t.same(missing, [], `all ${answered.size} sends answered during the failover are there`);
+    t.ok(stored.has('after-takeover'), 'and the send made after the fencing');
   });
 });

@@ -242,6 +242,16 @@ export class LocalCluster {
     }
   }
 
+  /** Waits until node `i` holds an organization's lease; `i`. */
+  async waitOwner(org: SeedOrganization, i: number, timeoutMs = 30_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while ((await this.ownerOf(org)) !== i) {
+      if (Date.now() > deadline) throw new Error(`organization ${org.realm} not held by node ${i}`);
+      await sleep(100);
+    }
+    return i;
+  }
+
   async stop(): Promise<void> {
     await this.connection?.close().catch(() => undefined);
     for (const node of this.nodes) {
