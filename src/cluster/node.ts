@@ -63,6 +63,8 @@ export class ClusterNode implements Replicator {
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
   private checking = false;
+  /** Organizations appended to in the turn being written (given up if its LevelDB write fails). */
+  private readonly appended = new Set<number>();
 
   constructor(private readonly parts: NodeParts) {}
 
@@ -98,6 +100,7 @@ export class ClusterNode implements Replicator {
 
   async append(batches: ReadonlyMap<number, ReplicatedBatch>): Promise<Map<number, number | Error>> {
     const outcomes = new Map<number, number | Error>();
+    this.appended.clear();
     await Promise.all(
       [...batches].map(async ([realm, batch]) => {
         try {
@@ -113,6 +116,7 @@ export class ClusterNode implements Replicator {
         try {
           const seq = await this.publish(realm, packBatch(batch), held.lastSequence);
           held.lastSequence = seq;
+          this.appended.add(realm);
           outcomes.set(realm, seq);
         } catch (error) {
           // A wrong last sequence: another node appended (it took the lease). No answer until the
@@ -124,6 +128,11 @@ export class ClusterNode implements Replicator {
       }),
     );
     return outcomes;
+  }
+
+  writeFailed(): void {
+    for (const realm of this.appended) this.giveUp(realm, 'the store failed to write what the stream holds');
+    this.appended.clear();
   }
 
   /**

@@ -277,8 +277,8 @@ export class Database {
       }
       this.writes++;
       const started = process.hrtime.bigint();
-      this.faults.beforeWrite?.(ops.length);
       const refused = this.replicator ? await replicateTurn(this.replicator, this.node, ops, RIDER, (op) => this.forget(op)) : undefined;
+      this.faults.beforeWrite?.(ops.length);
       // The queued ops are already encoded, so they go straight to classic-level's native
       // batch (abstract-level's `_batch` hook for implementations): the public `batch()`
       // clones, validates and re-encodes every op, which profiling showed to be ~40% of the
@@ -295,6 +295,7 @@ export class Database {
       // written through this handle. Everything not yet durable is refused, and the store is
       // reopened (a fresh log) before the next write is accepted.
       this.fail(error);
+      this.replicator?.writeFailed();
       const failed = [...waiters, ...this.waiters];
       this.waiters = [];
       this.queued = [];

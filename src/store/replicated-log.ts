@@ -34,6 +34,12 @@ export interface Replicator {
    * with each organization's new sequence, or its refusal (lost lease, timeout).
    */
   append(batches: ReadonlyMap<number, ReplicatedBatch>): Promise<Map<number, number | Error>>;
+  /**
+   * The LevelDB write after the last append failed (the store's own fault): the streams hold
+   * batches this node's memory and disk do not, so it must stop serving those organizations
+   * and take them back from their streams as a follower.
+   */
+  writeFailed(): void;
 }
 
 const SHARED = 'shared';
