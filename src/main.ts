@@ -15,24 +15,32 @@ async function main(): Promise<void> {
     });
   }
 
-  let server: RunningServer | undefined;
+  let server: Pick<RunningServer, 'logger' | 'stop'> | undefined;
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
     signalled = true;
     if (!server) process.exit(0);
-    server.services.logger.warn({ signal }, 'shutting down');
+    server.logger.warn({ signal }, 'shutting down');
     server.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        server!.services.logger.error({ err: error }, 'shutdown failed');
+        server!.logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  server = await startServer(configFromEnv());
+  const config = configFromEnv();
+  // Cluster mode (docs/cluster.md) is loaded only when asked for: the embedded server never imports it.
+  if (process.env.PARLEY_CLUSTER_NATS) {
+    const [{ clusterConfigFromEnv }, { startClusterNode }] = await Promise.all([import('./cluster/cluster-config.js'), import('./cluster/start.js')]);
+    const node = await startClusterNode(config, clusterConfigFromEnv(process.env, config.host, config.port)!);
+    server = { logger: node.server.logger, stop: node.stop };
+    return;
+  }
+  server = await startServer(config);
 }
 
 main().catch((error: unknown) => {

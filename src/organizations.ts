@@ -30,6 +30,8 @@ export class Organizations {
   private sweeper: NodeJS.Timeout | undefined;
   /** Organizations unloaded since start (metrics, tests). */
   unloads = 0;
+  /** Cluster mode only: the refusal to load an organization this node does not serve (undefined: it may). */
+  gate: ((subdomain: string) => Error | undefined) | undefined;
 
   constructor(private readonly parts: ServerParts) {}
 
@@ -76,6 +78,13 @@ export class Organizations {
     })().finally(() => this.unloading.delete(subdomain));
     this.unloading.set(subdomain, done);
     return done;
+  }
+
+  /** Cluster mode: unloads an organization this node no longer serves (after a load under way). */
+  async release(subdomain: string): Promise<void> {
+    await this.loading.get(subdomain)?.catch(() => undefined);
+    const runtime = this.loaded.get(subdomain);
+    if (runtime) await this.unload(subdomain, runtime);
   }
 
   /** The site a Host header names: at once when loaded, a promise while it loads, undefined for a host not ours. */
@@ -131,6 +140,8 @@ export class Organizations {
   private async open(subdomain: string): Promise<OrganizationRuntime | undefined> {
     const { db, config } = this.parts;
     if (this.stopping) return undefined;
+    const refusal = this.gate?.(subdomain);
+    if (refusal) throw refusal;
     const id = await Organization.idBySubdomain(db, subdomain);
     if (id === undefined) return undefined;
     const org = await Organization.load(db, id, config.externalUrl);

@@ -43,6 +43,11 @@ export interface StartOptions {
   logger?: Logger;
   /** Where the ready line and first-start credentials go (stdout by default). */
   print?: (line: string) => void;
+  /**
+   * Cluster mode (src/cluster/): attached instead of starting the first organization; the node
+   * loads the organizations it takes leases of. Unset: the embedded server, as always.
+   */
+  cluster?: { attach(parts: ServerParts, organizations: Organizations): Promise<void> };
 }
 
 export interface RunningServer {
@@ -58,6 +63,7 @@ export interface RunningServer {
   readonly woken: Promise<number>;
   /** What the HTTP front serves (for every organization alike), read back from the first one's routers. */
   readonly routes: readonly ServedRoute[];
+  readonly logger: Logger;
   stop(): Promise<void>;
 }
 
@@ -71,8 +77,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const validators = compileValidators(SCHEMAS);
   const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators) };
   const organizations = new Organizations(parts);
-  const first = await startFirstOrganization(organizations, parts, print);
-  const metrics = config.metricsPort === undefined ? undefined : serverMetrics(organizations, first, db, logger);
+  if (options.cluster) await options.cluster.attach(parts, organizations);
+  const first = options.cluster ? undefined : await startFirstOrganization(organizations, parts, print);
+  const metrics = config.metricsPort === undefined || !first ? undefined : serverMetrics(organizations, first, db, logger);
   const front = new HttpFront<UserRecord>({
     uws,
     site: (host) => organizations.siteFor(host),
@@ -96,12 +103,28 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   print(`Parley listening on ${url}`);
   organizations.startIdleSweep();
   // Scheduled deliveries and notifications of organizations nobody has asked for yet.
-  const woken = organizations.wake().catch((error: unknown) => {
-    logger.error({ err: error }, 'waking organizations failed');
-    return 0;
-  });
+  // (A cluster node loads what it holds leases of instead.)
+  const woken = options.cluster
+    ? Promise.resolve(0)
+    : organizations.wake().catch((error: unknown) => {
+        logger.error({ err: error }, 'waking organizations failed');
+        return 0;
+      });
   const stop = stopper({ config, front, organizations, db, control, metrics, closeMetrics: () => metricsEndpoint?.close(), waking: woken });
-  return { url, port, metricsPort: metricsEndpoint?.port, services: first.services, organizations, woken, routes: first.site.served(), stop };
+  return {
+    url,
+    port,
+    metricsPort: metricsEndpoint?.port,
+    get services(): Services {
+      if (!first) throw new Error('a cluster node has no first organization: find organizations through `organizations`');
+      return first.services;
+    },
+    organizations,
+    woken,
+    routes: first?.site.served() ?? [],
+    logger,
+    stop,
+  };
 }
 
 /** Ports, the data directory and its free space, each refused with its setting's name (exit code 2). */

@@ -26,6 +26,11 @@ export class Counters {
     for (const [key, value] of this.values) this.values.set(key, Math.max(value, this.db.get<number>(key) ?? 0));
   }
 
+  /** Never hands out `value` or below under `key` again (cluster: a value another node handed out). */
+  raise(key: string, value: number): void {
+    this.values.set(key, Math.max(this.current(key), value));
+  }
+
   /** The last id handed out under `key` (0 when none). */
   current(key: string): number {
     let value = this.values.get(key);

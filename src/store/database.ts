@@ -4,10 +4,10 @@
  * written by a single (synced) LevelDB write. After a failed write nothing more is accepted
  * until the store is reopened and a write is seen to reach the disk (store/recovery.ts).
  */
-import { resolve } from 'node:path';
-import { Level } from 'level';
-import { DirectoryError, makeDirectory } from './directories.js';
+import type { Level } from 'level';
 import { decode, encode } from './codec.js';
+import { openLevel } from './level-open.js';
+import { realmOfBatch, replicateTurn, settleRefused, type EncodedOp, type Replicator } from './replicated-log.js';
 import { serverKeys, type Range } from './keys.js';
 import { recoverStore, type RecoveryOptions } from './recovery.js';
 import { describeStoreError, freeBytes, storeErrorCause, storeUnavailable, type StoreFailure } from './store-fault.js';
@@ -33,7 +33,7 @@ export interface SnapshotReader {
 }
 
 /** A committed batch's caller: told when it is durable, or rolled back and told why not. */
-type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined };
+type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined; realm?: number | undefined };
 const DELETED = Symbol('deleted');
 
 type NativeBatch = { _batch(ops: readonly QueuedOp[], options: { sync: boolean }): Promise<void> };
@@ -55,26 +55,8 @@ export interface StoreFaults {
   freeBytes?: () => number;
 }
 
-/** Opens LevelDB, naming the directory in the errors people meet (a data directory locked by another process). */
-async function openLevel(path: string): Promise<Level<string, Uint8Array>> {
-  const db = new Level<string, Uint8Array>(makeDirectory(path), { keyEncoding: 'utf8', valueEncoding: 'view' });
-  try {
-    await db.open();
-  } catch (error) {
-    // LevelDB's own message is "Database failed to open": the path and the cause are what helps.
-    throw new DirectoryError(resolve(path), openFailure(error));
-  }
-  return db;
-}
 /** The source of a rider op: never in the overlay, so the overlay is left alone after the write. */
 const RIDER = Symbol('rider');
-
-/** Why LevelDB did not open: locked by another process, or its own cause. */
-function openFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code === 'LEVEL_LOCKED') return 'the database is locked by another process (is a Parley server running on it?)';
-  return cause?.message ?? (error as Error).message;
-}
 
 export class Database {
   readonly reads: ReadCounters = { gets: 0, scanned: 0 };
@@ -109,6 +91,9 @@ export class Database {
 
   private native: NativeBatch;
   private readonly sync: boolean;
+  /** Cluster mode only (docs/cluster.md): each turn's batches go to their organizations' streams first. */
+  private replicator: Replicator | undefined;
+  private node = '';
 
   private constructor(
     private db: Level<string, Uint8Array>,
@@ -131,6 +116,18 @@ export class Database {
   /** Why the store cannot write (undefined while it can). */
   get unavailable(): Readonly<StoreFailure> | undefined {
     return this.failure;
+  }
+
+  /** Cluster mode: from now on every group commit is appended to the organizations' streams before LevelDB. */
+  replicateWith(replicator: Replicator, node: string): void {
+    this.replicator = replicator;
+    this.node = node;
+  }
+
+  /** A follower's write: a stream entry's ops (already encoded) straight to LevelDB, never through the overlay. */
+  async applyReplicated(ops: readonly EncodedOp[]): Promise<void> {
+    if (this.failure) throw storeUnavailable(this.failure);
+    await this.native._batch(ops.map((op) => ({ ...op, source: RIDER })), { sync: this.sync });
   }
 
   /** Adds a source of rider ops (see `riders`); returns its removal. */
@@ -234,6 +231,15 @@ export class Database {
       rollback?.();
       return Promise.reject(storeUnavailable(this.failure));
     }
+    let realm: number | undefined;
+    if (this.replicator) {
+      realm = realmOfBatch(ops);
+      const refusal = this.replicator.admit(realm);
+      if (refusal) {
+        rollback?.();
+        return Promise.reject(refusal);
+      }
+    }
     for (const op of ops) {
       if (op.type === 'put') {
         this.overlay.set(op.key, op.value);
@@ -244,7 +250,7 @@ export class Database {
       }
     }
     return new Promise((resolve, reject) => {
-      this.waiters.push({ resolve, reject, rollback });
+      this.waiters.push({ resolve, reject, rollback, realm });
       this.schedule();
     });
   }
@@ -271,6 +277,7 @@ export class Database {
       }
       this.writes++;
       const started = process.hrtime.bigint();
+      const refused = this.replicator ? await replicateTurn(this.replicator, this.node, ops, RIDER, (op) => this.forget(op)) : undefined;
       this.faults.beforeWrite?.(ops.length);
       // The queued ops are already encoded, so they go straight to classic-level's native
       // batch (abstract-level's `_batch` hook for implementations): the public `batch()`
@@ -280,13 +287,15 @@ export class Database {
       this.onFlush?.(ops.length, Number(process.hrtime.bigint() - started) / 1e9);
       // Only forget overlay entries that no later op has replaced since.
       for (const op of ops) if (this.overlay.get(op.key) === op.source) this.overlay.delete(op.key);
-      for (const waiter of waiters) waiter.resolve();
+      if (refused) settleRefused(waiters, refused);
+      else for (const waiter of waiters) waiter.resolve();
     } catch (error) {
       // LevelDB may have appended part of the record before failing and would go on appending
       // behind it, and a reopen drops everything after a torn record: so nothing more is
       // written through this handle. Everything not yet durable is refused, and the store is
       // reopened (a fresh log) before the next write is accepted.
       this.fail(error);
+      this.replicator?.writeFailed();
       const failed = [...waiters, ...this.waiters];
       this.waiters = [];
       this.queued = [];
@@ -301,6 +310,11 @@ export class Database {
       // Waiters of empty batches queued during the write are owed a turn too, or they wait forever.
       if (this.queued.length > 0 || this.waiters.length > 0) this.schedule();
     }
+  }
+
+  /** Drops an op's overlay entry unless a later op replaced it. */
+  private forget(op: QueuedOp): void {
+    if (this.overlay.get(op.key) === op.source) this.overlay.delete(op.key);
   }
 
   /** A page of a scan; a scan cut by a recovery's reopen is answered as the store being unavailable. */

@@ -25,6 +25,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   actions: ['queries', 'actors', 'store', 'events', 'domain', 'shared', 'services'],
   api: ['actions', 'queries', 'domain', 'http', 'shared', 'schemas', 'services'],
   ops: ['http', 'events', 'store', 'domain', 'shared', 'services', 'config'],
+  // Cluster mode (docs/cluster.md): beside the server, on the store; never imported by the embedded path.
+  cluster: ['store', 'domain', 'shared', 'config', 'config-values', 'server', 'organizations'],
 };
 /** Top-level modules that are not the composition root, and what they may import. */
 const TOP_LEVEL: Record<string, readonly string[]> = {

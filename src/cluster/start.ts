@@ -1,0 +1,49 @@
+/**
+ * Starts a cluster node: JetStream connected, the Parley server started with the cluster node
+ * attached (it takes leases and loads what it holds), and the public forwarder. The embedded
+ * server never comes here (main.ts looks at PARLEY_CLUSTER_NATS).
+ */
+import type { Config } from '../config.js';
+import type { Database } from '../store/database.js';
+import { startServer, type RunningServer, type StartOptions } from '../server.js';
+import type { ClusterConfig } from './cluster-config.js';
+import { startForwarder, type Forwarder } from './forwarder.js';
+import { ClusterNode } from './node.js';
+import { connectJetStream } from './streams.js';
+
+export interface RunningNode {
+  server: RunningServer;
+  node: ClusterNode;
+  forwarder: Forwarder;
+  stop(): Promise<void>;
+}
+
+export async function startClusterNode(config: Config, cluster: ClusterConfig, options: StartOptions = {}): Promise<RunningNode> {
+  const jet = await connectJetStream(cluster.servers, cluster.leaseMs, `parley-${cluster.node}`);
+  let node: ClusterNode | undefined;
+  let db: Database | undefined;
+  const server = await startServer(config, {
+    ...options,
+    cluster: {
+      async attach(parts, organizations) {
+        db = parts.db;
+        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger });
+        await node.start();
+      },
+    },
+  });
+  const forwarder = await startForwarder({ rootUrl: config.externalUrl, db: db!, leases: jet.leases, host: cluster.publicHost, port: cluster.publicPort });
+  (options.print ?? ((line: string) => process.stdout.write(line + '\n')))(`Parley cluster node ${cluster.node} forwarding on http://${cluster.publicHost}:${forwarder.port}`);
+  return {
+    server,
+    node: node!,
+    forwarder,
+    async stop() {
+      await forwarder.close();
+      await node!.stop();
+      await server.stop();
+      await node!.handOver();
+      await jet.nc.close();
+    },
+  };
+}
