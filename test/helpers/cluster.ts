@@ -5,7 +5,7 @@
  * started from copies of it as child processes (so that a test can kill -9 or SIGSTOP them).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -20,6 +20,8 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** Whether nats-server can be run here (Debian's package; .ci/run installs it). */
 export function natsServerPath(): string | undefined {
+  // Debian puts it in /usr/sbin, which a non-login PATH may lack.
+  for (const path of ['/usr/sbin/nats-server', '/usr/bin/nats-server']) if (existsSync(path)) return path;
   const found = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
