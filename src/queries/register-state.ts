@@ -18,7 +18,8 @@ import {
   realmUserSettingsDefaults,
   userSettings,
 } from '../domain/user-settings.js';
-import { apiEmail, formatUser, type UserRecord } from '../domain/users.js';
+import { apiEmail, type UserRecord } from '../domain/users.js';
+import { registerUsersJson } from './user-list-json.js';
 import type { QueueCapabilities } from '../events/event-queue.js';
 import { recentPrivateConversations } from './recent-conversations.js';
 import type { Services } from '../services.js';
@@ -77,25 +78,12 @@ function subscriptionState(services: Services, request: StateRequest) {
 function realmUserState(services: Services, request: StateRequest): Record<string, unknown> {
   const { org } = services;
   const { user } = request;
-  const options = { host: org.host, realmUrl: org.url, clientGravatar: request.clientGravatar, includeProfileData: true };
-  const active: Record<string, unknown>[] = [];
-  const inactive: Record<string, unknown>[] = [];
-  const crossRealm: Record<string, unknown>[] = [];
-  for (const other of org.users.all()) {
-    const object = formatUser(other, user, options);
-    delete object.is_active;
-    if (other.isSystemBot) crossRealm.push({ ...object, is_system_bot: true });
-    else (other.isActive ? active : inactive).push(object);
-  }
   const ownAvatar = avatarUrlFor(user, { clientGravatar: false, emailIsPublic: true, realmUrl: org.url })!;
   const may = (setting: string) => inRealmGroupSetting(user, org.realm, setting, org.groups);
   const canCreatePublic = may('can_create_public_channel_group');
   const canCreatePrivate = may('can_create_private_channel_group');
   const canCreateWebPublic = may('can_create_web_public_channel_group');
   return {
-    realm_users: active,
-    realm_non_active_users: inactive,
-    cross_realm_bots: crossRealm,
     avatar_source: user.avatarSource,
     avatar_url: ownAvatar,
     avatar_url_medium: ownAvatar.replace('&version=', '&s=500&version='),
@@ -133,14 +121,24 @@ function settingsState(request: StateRequest, want: (type: string) => boolean): 
   return state;
 }
 
+export interface InitialState {
+  fields: Record<string, unknown>;
+  /** Fields already serialised (the user lists, kept per role): JSON without braces, or ''. */
+  json: string;
+}
+
 /** Builds the state; reads that need the store are awaited, the rest comes from memory. */
-export async function initialState(services: Services, request: StateRequest): Promise<Record<string, unknown>> {
+export async function initialState(services: Services, request: StateRequest): Promise<InitialState> {
   const { user, fetchTypes, eventTypes } = request;
   const want = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
   if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
-  if (want('realm_user')) Object.assign(state, realmUserState(services, request));
+  let json = '';
+  if (want('realm_user')) {
+    Object.assign(state, realmUserState(services, request));
+    json = registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional });
+  }
   if (want('subscription')) Object.assign(state, subscriptionState(services, request));
   if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
@@ -204,5 +202,5 @@ export async function initialState(services: Services, request: StateRequest): P
     stop_words: [['stop_words', []]],
   };
   for (const [type, entries] of Object.entries(empty)) if (want(type)) for (const [key, value] of entries) state[key] = value;
-  return state;
+  return { fields: state, json };
 }

@@ -49,6 +49,8 @@ export interface UserListForm {
   json: string;
   spans: Map<number, readonly [number, number]>;
   encoded: EncodedAnswer;
+  /** When (unix seconds) a form that depends on the clock (who is long-term idle) must be rebuilt. */
+  expiresAt?: number;
 }
 
 export class UserListForms {
