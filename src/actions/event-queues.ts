@@ -49,7 +49,7 @@ export async function registerQueue(services: Services, user: UserRecord, reques
   const fetchTypes = request.fetchEventTypes ?? eventTypes;
   const caps = capabilities(request.clientCapabilities);
   const include = request.includeSubscribers;
-  const includeSubscribers = include === true || include === 'true' || include === 'partial';
+  const includeSubscribers = include === 'partial' ? 'partial' : include === true || include === 'true';
   // The queue first, then the state: events committed meanwhile reach the queue.
   const queue = await services.queues.register({
     userId: user.id,

@@ -37,7 +37,8 @@ import { unreadMessages } from './unread.js';
 import { groupObjects } from './user-groups.js';
 import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
-import { channelObject, byName } from './subscription-format.js';
+import { visibleSubscribers } from './subscription-format.js';
+import { channelJson, channelsByName, subscriberField, type SubscriberMode } from './channel-json.js';
 import { folderObject, foldersInOrder } from '../domain/channel-folders.js';
 import { defaultChannelIds } from './channel-members.js';
 
@@ -47,32 +48,44 @@ export interface StateRequest {
   fetchTypes: readonly string[] | null;
   eventTypes: readonly string[] | null;
   clientGravatar: boolean;
-  includeSubscribers: boolean;
+  includeSubscribers: SubscriberMode;
   slimPresence: boolean;
   capabilities: QueueCapabilities;
 }
 
 
-function subscriptionState(services: Services, request: StateRequest) {
+/**
+ * `subscriptions` and `unsubscribed` (the user's own, as objects) and `never_subscribed` (the
+ * public channels everyone sees alike, joined from texts kept per channel).
+ */
+function subscriptionState(services: Services, request: StateRequest): { fields: Record<string, unknown>; neverSubscribed: string } {
   const { user } = request;
-  const format = { includeSubscribers: request.includeSubscribers, notificationSettingsNull: request.capabilities.notificationSettingsNull };
+  const mode = request.includeSubscribers;
+  const format = { includeSubscribers: false, notificationSettingsNull: request.capabilities.notificationSettingsNull };
+  const withSubscribers = (object: Record<string, unknown>, ids: () => number[]) => {
+    if (mode === false) return object;
+    const [key, list] = subscriberField(services, ids(), mode);
+    object[key] = list;
+    return object;
+  };
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
+  const neverSubscribed: string[] = [];
   const states = services.subscriptions.channelsOf(user.id);
-  for (const channel of services.org.channels.all()) {
+  for (const channel of [...services.org.channels.all()].sort(channelsByName)) {
     if (channel.isArchived && !request.capabilities.archivedChannels) continue;
     const state = states[channel.id];
-    if (state?.active) subscriptions.push(subscriptionObject(services, user, channel, state, format));
+    if (state?.active) subscriptions.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
     else if (!channelVisible(services, user, channel)) continue;
-    else if (state) unsubscribed.push(subscriptionObject(services, user, channel, state, format));
+    else if (state) unsubscribed.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
+    else if (mode === false) neverSubscribed.push(channelJson(services, channel));
     else {
-      const object = channelObject(services, channel);
-      if (request.includeSubscribers) object.subscribers = channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b);
-      neverSubscribed.push(object);
+      const json = channelJson(services, channel);
+      const [key, ids] = subscriberField(services, channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b), mode);
+      neverSubscribed.push(`${json.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(ids)}}`);
     }
   }
-  return { subscriptions: subscriptions.sort(byName), unsubscribed: unsubscribed.sort(byName), never_subscribed: neverSubscribed.sort(byName) };
+  return { fields: { subscriptions, unsubscribed }, neverSubscribed: `"never_subscribed":[${neverSubscribed.join(',')}]` };
 }
 
 function realmUserState(services: Services, request: StateRequest): Record<string, unknown> {
@@ -134,12 +147,16 @@ export async function initialState(services: Services, request: StateRequest): P
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
   if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
-  let json = '';
+  const json: string[] = [];
   if (want('realm_user')) {
     Object.assign(state, realmUserState(services, request));
-    json = registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional });
+    json.push(registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));
   }
-  if (want('subscription')) Object.assign(state, subscriptionState(services, request));
+  if (want('subscription')) {
+    const { fields, neverSubscribed } = subscriptionState(services, request);
+    Object.assign(state, fields);
+    json.push(neverSubscribed);
+  }
   if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
   if (want('starred_messages')) {
@@ -169,7 +186,8 @@ export async function initialState(services: Services, request: StateRequest): P
   }
   Object.assign(state, settingsState(request, want));
   if (want('stream')) {
-    state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels)).map((c) => channelObject(services, c)).sort(byName);
+    const visible = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels));
+    json.push(`"streams":[${visible.sort(channelsByName).map((c) => channelJson(services, c)).join(',')}]`);
   }
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : defaultChannelIds(services);
   if (want('realm_user_settings_defaults')) {
@@ -202,5 +220,5 @@ export async function initialState(services: Services, request: StateRequest): P
     stop_words: [['stop_words', []]],
   };
   for (const [type, entries] of Object.entries(empty)) if (want(type)) for (const [key, value] of entries) state[key] = value;
-  return { fields: state, json };
+  return { fields: state, json: json.join(',') };
 }
