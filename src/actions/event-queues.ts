@@ -82,8 +82,8 @@ export async function registerQueue(services: Services, user: UserRecord, reques
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
     ...fields,
   }).slice(1, -1);
-  // The user lists come serialised (one text per role, reused): joined, never parsed again.
-  return new RawJson(json === '' ? head : `${head},${json}`);
+  // The large lists come serialised and encoded (the user lists once per role): copied, never encoded again.
+  return new RawJson(head, undefined, json);
 }
 
 /**

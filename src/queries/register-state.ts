@@ -34,7 +34,7 @@ import { savedSnippetsOf } from './saved-snippets.js';
 import { pushDevicesState } from './push-devices.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
-import { groupObjects } from './user-groups.js';
+import { groupListJson } from './group-list-json.js';
 import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
 import { visibleSubscribers } from './subscription-format.js';
@@ -136,8 +136,8 @@ function settingsState(request: StateRequest, want: (type: string) => boolean): 
 
 export interface InitialState {
   fields: Record<string, unknown>;
-  /** Fields already serialised (the user lists, kept per role): JSON without braces, or ''. */
-  json: string;
+  /** Fields already serialised and encoded (the user lists, kept per role): runs of fields without braces. */
+  json: Buffer[];
 }
 
 /** Builds the state; reads that need the store are awaited, the rest comes from memory. */
@@ -147,15 +147,15 @@ export async function initialState(services: Services, request: StateRequest): P
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
   if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
-  const json: string[] = [];
+  const json: Buffer[] = [];
   if (want('realm_user')) {
     Object.assign(state, realmUserState(services, request));
-    json.push(registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));
+    json.push(...registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));
   }
   if (want('subscription')) {
     const { fields, neverSubscribed } = subscriptionState(services, request);
     Object.assign(state, fields);
-    json.push(neverSubscribed);
+    json.push(Buffer.from(neverSubscribed));
   }
   if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
@@ -174,7 +174,7 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('user_topic')) {
     state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: topicName(t.topic), last_updated: t.lastUpdated, visibility_policy: t.policy }));
   }
-  if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services, request.capabilities.includeDeactivatedGroups === true);
+  if (want('realm_user_groups')) json.push(groupListJson(services, request.capabilities.includeDeactivatedGroups === true));
   if (want('custom_profile_fields')) {
     state.custom_profile_fields = inOrder(services.org.realm.profileFields ?? []).map(fieldObject);
     state.custom_profile_field_types = FIELD_TYPE_NAMES;
@@ -187,7 +187,7 @@ export async function initialState(services: Services, request: StateRequest): P
   Object.assign(state, settingsState(request, want));
   if (want('stream')) {
     const visible = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels));
-    json.push(`"streams":[${visible.sort(channelsByName).map((c) => channelJson(services, c)).join(',')}]`);
+    json.push(Buffer.from(`"streams":[${visible.sort(channelsByName).map((c) => channelJson(services, c)).join(',')}]`));
   }
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : defaultChannelIds(services);
   if (want('realm_user_settings_defaults')) {
@@ -220,5 +220,5 @@ export async function initialState(services: Services, request: StateRequest): P
     stop_words: [['stop_words', []]],
   };
   for (const [type, entries] of Object.entries(empty)) if (want(type)) for (const [key, value] of entries) state[key] = value;
-  return { fields: state, json: json.join(',') };
+  return { fields: state, json };
 }

@@ -26,14 +26,17 @@ export function userListAnswer(services: Services, viewer: UserRecord | undefine
  * `"realm_users":[…],"realm_non_active_users":[…],"cross_realm_bots":[…]` of POST /register as
  * `viewer` sees them: one text per role and options, the viewer's own entry put in its place.
  */
-export function registerUsersJson(services: Services, viewer: UserRecord, options: RegisterUsersOptions): string {
+export function registerUsersJson(services: Services, viewer: UserRecord, options: RegisterUsersOptions): Buffer[] {
   const asRole = roleOf(viewer);
   const now = Math.floor(services.clock.now() / 1000);
   const key = `r${roleClass(viewer)}${+options.clientGravatar}${+options.avatarOptional}`;
   const form = formFor(services, key, () => buildRegister(services, asRole, options, now), now);
+  // Encoded once per form; the spans of a register form count bytes.
+  const bytes = (form.encoded.body ??= Buffer.from(form.json));
   const span = canSeeEmail(asRole, viewer) === canSeeEmail(viewer, viewer) ? undefined : form.spans.get(viewer.id);
-  if (span === undefined) return form.json;
-  return form.json.slice(0, span[0]) + registerUserJson(services, viewer, viewer, options, now) + form.json.slice(span[1]);
+  if (span === undefined) return [bytes];
+  const own = Buffer.from(registerUserJson(services, viewer, viewer, options, now));
+  return [Buffer.concat([bytes.subarray(0, span[0]), own, bytes.subarray(span[1])])];
 }
 
 /** Who sees emails alike: guests, moderators, administrators, everyone else. */
@@ -69,6 +72,7 @@ function buildRegister(services: Services, asRole: UserRecord, options: Register
   const active: string[] = [];
   const inactive: string[] = [];
   const bots: string[] = [];
+  // Byte offsets: the form is written encoded (see registerUsersJson).
   let offset = '"realm_users":['.length;
   for (const user of services.org.users.all()) {
     const one = registerUserJson(services, user, asRole, options, now);
@@ -76,8 +80,9 @@ function buildRegister(services: Services, asRole: UserRecord, options: Register
     else if (!user.isActive) inactive.push(one);
     else {
       if (active.length > 0) offset++;
-      spans.set(user.id, [offset, offset + one.length]);
-      offset += one.length;
+      const length = Buffer.byteLength(one);
+      spans.set(user.id, [offset, offset + length]);
+      offset += length;
       active.push(one);
     }
   }

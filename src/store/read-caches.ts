@@ -2,8 +2,8 @@
  * Where one organization keeps the serialised answers of its hottest reads (held by its
  * `Services`, never by a module, so that organizations sharing a process share nothing). Only
  * the storage lives here; what is kept and when it is still right is decided by its readers:
- * queries/message-json.ts (message objects without flags) and queries/user-list-json.ts (the user
- * list per role).
+ * queries/message-json.ts (message objects without flags), queries/user-list-json.ts (the user
+ * list per role) and queries/group-list-json.ts (the user groups of POST /register).
  */
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { MessageRecord } from '../domain/messages.js';
@@ -61,7 +61,15 @@ export class UserListForms {
   readonly counts = { built: 0, reused: 0 };
 }
 
+/** Serialised lists of POST /register, each with the stamp of the versions it was made at. */
+export class StampedTexts {
+  readonly texts = new Map<string, { stamp: string; json: Buffer }>();
+  /** Texts built and reused (tests and benches see the cache at work). */
+  readonly counts = { built: 0, reused: 0 };
+}
+
 export class ReadCaches {
   readonly messages = new MessageJsonEntries();
   readonly userLists = new UserListForms();
+  readonly registerTexts = new StampedTexts();
 }
