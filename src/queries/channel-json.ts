@@ -42,5 +42,25 @@ export function subscriberField(services: Services, ids: readonly number[], mode
   return ['partial_subscribers', kept];
 }
 
+// A never-subscribed channel's object with its subscriber field, by mode; valid while no
+// subscription, user or channel changed (and, for `partial`, within the hour: who is idle moves).
+const withSubscribers = new WeakMap<ChannelRecord, Map<SubscriberMode, { stamp: string; json: string }>>();
+
+/** A channel the viewer never subscribed to, as JSON with the subscriber field `mode` asks for. */
+export function neverSubscribedJson(services: Services, channel: ChannelRecord, mode: SubscriberMode): string {
+  if (mode === false) return channelJson(services, channel);
+  const hour = mode === 'partial' ? Math.floor(services.clock.now() / 3_600_000) : 0;
+  const stamp = `${services.subscriptions.subscribersVersion}:${services.org.users.version}:${hour}`;
+  let forms = withSubscribers.get(channel);
+  if (!forms) withSubscribers.set(channel, (forms = new Map()));
+  const kept = forms.get(mode);
+  if (kept !== undefined && kept.stamp === stamp) return kept.json;
+  const ids = channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b);
+  const [key, list] = subscriberField(services, ids, mode);
+  const json = `${channelJson(services, channel).slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(list)}}`;
+  forms.set(mode, { stamp, json });
+  return json;
+}
+
 /** Channels in Zulip's order: by name as Python compares strings (by code point). */
 export const channelsByName = (a: ChannelRecord, b: ChannelRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

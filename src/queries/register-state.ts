@@ -38,7 +38,7 @@ import { groupListJson } from './group-list-json.js';
 import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
 import { visibleSubscribers } from './subscription-format.js';
-import { channelJson, channelsByName, subscriberField, type SubscriberMode } from './channel-json.js';
+import { channelJson, channelsByName, neverSubscribedJson, subscriberField, type SubscriberMode } from './channel-json.js';
 import { folderObject, foldersInOrder } from '../domain/channel-folders.js';
 import { defaultChannelIds } from './channel-members.js';
 
@@ -78,12 +78,7 @@ function subscriptionState(services: Services, request: StateRequest): { fields:
     if (state?.active) subscriptions.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
     else if (!channelVisible(services, user, channel)) continue;
     else if (state) unsubscribed.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
-    else if (mode === false) neverSubscribed.push(channelJson(services, channel));
-    else {
-      const json = channelJson(services, channel);
-      const [key, ids] = subscriberField(services, channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b), mode);
-      neverSubscribed.push(`${json.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(ids)}}`);
-    }
+    else neverSubscribed.push(neverSubscribedJson(services, channel, mode));
   }
   return { fields: { subscriptions, unsubscribed }, neverSubscribed: `"never_subscribed":[${neverSubscribed.join(',')}]` };
 }

@@ -3,13 +3,15 @@
  * `Services`, never by a module, so that organizations sharing a process share nothing). Only
  * the storage lives here; what is kept and when it is still right is decided by its readers:
  * queries/message-json.ts (message objects without flags), queries/user-list-json.ts (the user
- * list per role) and queries/group-list-json.ts (the user groups of POST /register).
+ * list per role), queries/group-list-json.ts (the user groups of POST /register) and
+ * queries/scheduled-render.ts (scheduled messages' Markdown).
  */
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { MessageRecord } from '../domain/messages.js';
 import type { RealmRecord } from '../domain/realm.js';
 import type { UserRecord } from '../domain/users.js';
 import type { EncodedAnswer } from '../shared/handler-result.js';
+import type { RenderedMessage } from '../domain/markdown/index.js';
 
 /** A message's serialised forms, with the records they were made from. */
 export interface MessageJsonEntry {
@@ -72,4 +74,6 @@ export class ReadCaches {
   readonly messages = new MessageJsonEntries();
   readonly userLists = new UserListForms();
   readonly registerTexts = new StampedTexts();
+  /** Scheduled messages' renders by id, with their stamps (queries/scheduled-render.ts). */
+  readonly scheduledRenders = new Map<number, { content: string; stamp: string; rendered: RenderedMessage }>();
 }
