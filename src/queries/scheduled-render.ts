@@ -1,18 +1,20 @@
 /**
  * Scheduled messages' Markdown, rendered once when scheduled and reused at delivery while it is
  * still what rendering now would give: the render is kept with a stamp of everything rendering
- * reads (users, groups, channels, uploads, custom emoji, the realm's linkifiers) and is dropped
- * for another when any of them changed. A message with a channel link is rendered again (what it
- * links to depends on the sender's subscriptions, which no stamp follows). Kept in memory only:
- * after a restart the delivery renders, as it did before.
+ * reads (users, groups, uploads, custom emoji, the realm's linkifiers) and is dropped for another
+ * when any of them changed. Channels are read only by channel links (`#**…**`), and a message
+ * with one is always rendered again (what it may link to also follows the sender's
+ * subscriptions): so a channel's change (its first message id, set by the first message sent to
+ * it) does not throw every render away. Kept in memory only: after a restart the delivery
+ * renders, as it did before.
  */
 import type { RenderedMessage } from '../domain/markdown/index.js';
 import type { Services } from '../services.js';
 
-/** The state rendering reads, as one string; equal stamps, equal renders. */
+/** The state rendering reads (but for channels, see above), as one string; equal stamps, equal renders. */
 export function renderStamp(services: Services): string {
   const { org } = services;
-  return `${org.users.version}:${org.groups.version}:${org.channels.version}:${services.attachments.version}:${services.realmEmoji.version}:${realmNumber(services)}`;
+  return `${org.users.version}:${org.groups.version}:${services.attachments.version}:${services.realmEmoji.version}:${realmNumber(services)}`;
 }
 
 /** Keeps the render of a scheduled message's `content`, made at `stamp`. */
