@@ -1,7 +1,8 @@
 /** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
 import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
-import { messageFlags, unreadCandidatesRange } from './message-state.js';
+import { unreadCandidatesRange } from './message-state.js';
+import { holds, type Intervals } from '../domain/reception.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -25,13 +26,44 @@ async function candidateIds(services: Services, userId: number): Promise<number[
   return all.filter((id, i) => i === 0 || id !== all[i - 1]);
 }
 
+/**
+ * messageFlags for many messages of one user: the user's rows looked up once, and the read marks
+ * and reception intervals once per channel and topic rather than per message.
+ */
+function flagReader(services: Services, userId: number): (record: MessageRecord) => number | undefined {
+  const row = services.messages.rowReader(userId);
+  const { readMarks, subscriptions } = services;
+  const explicitBelow = readMarks.explicitBelow;
+  const channelMarks = new Map<number, number>();
+  const topicMarks = new Map<string, number>();
+  const intervals = new Map<number, Intervals>();
+  return (record) => {
+    const own = row(record.id);
+    if (own !== undefined) return own;
+    // isDelivered and markedFlags (queries/message-state.ts), with their lookups kept.
+    if (record.type !== 'stream' || record.explicit || record.id < explicitBelow) return undefined;
+    const channelId = record.channelId!;
+    let received = intervals.get(channelId);
+    if (received === undefined) intervals.set(channelId, (received = subscriptions.received(userId, channelId)));
+    if (!holds(received, record.id)) return undefined;
+    let mark = channelMarks.get(channelId);
+    if (mark === undefined) channelMarks.set(channelId, (mark = readMarks.mark(userId, channelId)));
+    if (record.id <= mark) return Flag.read;
+    const key = `${channelId}:${record.topic!}`;
+    let topicMark = topicMarks.get(key);
+    if (topicMark === undefined) topicMarks.set(key, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
+    return record.id <= topicMark ? Flag.read : 0;
+  };
+}
+
 export async function unreadMessages(services: Services, userId: number, allowEmptyTopicName: boolean) {
   const { messages, subscriptions } = services;
   // The newest unread first, until the cap; each candidate's flags decide (read exceptions drop out).
   const found: { record: MessageRecord; flags: number }[] = [];
+  const flagsOf = flagReader(services, userId);
   for (const id of await candidateIds(services, userId)) {
-    const record = messages.get(id);
-    const flags = record ? messageFlags(services, userId, record) : undefined;
+    const record = messages.peek(id);
+    const flags = record ? flagsOf(record) : undefined;
     if (!record || flags === undefined || flags & Flag.read) continue;
     found.push({ record, flags });
     if (found.length >= MAX_UNREAD_MESSAGES) break;

@@ -98,6 +98,21 @@ export class MessageStore {
     return record;
   }
 
+  /** A record without refreshing its place in the cache (a scan of thousands: their order would evict the rest). */
+  peek(id: number): MessageRecord | undefined {
+    return this.cache.get(id) ?? this.get(id);
+  }
+
+  /**
+   * Reads one user's rows of many messages: the user's book looked up once, not per message
+   * (each lookup refreshes its place), with `row`'s rule for rows a write is changing.
+   */
+  rowReader(userId: number): (messageId: number) => number | undefined {
+    const rows = this.rowBook.rowsOf(userId);
+    if (rows === undefined) return (messageId) => this.row(userId, messageId);
+    return (messageId) => (this.rowBook.isHeld(userId, messageId) ? this.row(userId, messageId) : rows.get(messageId));
+  }
+
   /** Writes a record (new or replaced). Records are replaced, never mutated. */
   save(record: MessageRecord, tx: Transaction): void {
     tx.put(this.keys.message(record.id), record);
