@@ -18,6 +18,7 @@ async function candidateIds(services: Services, userId: number): Promise<number[
   const range = unreadCandidatesRange(services, userId);
   const parts = range.of === 'union' ? range.ranges : [range];
   const lists = await Promise.all(parts.map(async (part) => {
+    if (part.of !== 'union') return services.messages.idList(part, true);
     const ids: number[] = [];
     for await (const id of services.messages.ids(part, { reverse: true })) ids.push(id);
     return ids;

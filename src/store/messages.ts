@@ -368,6 +368,26 @@ export class MessageStore {
     return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed, range.of === 'unread' ? range.userId : undefined);
   }
 
+  /**
+   * Every id of a range that is not a union (no anchor), as an array: from memory when the range
+   * is held there (no generator step per id), else read from the store.
+   */
+  async idList(range: Exclude<MessageRange, { of: 'union' }>, reverse: boolean): Promise<number[]> {
+    const span = range.of === 'channel-span' ? range : undefined;
+    const lo = span?.from ?? 0;
+    const hi = Math.min(span?.to ?? Infinity, MAX_ID) - 1;
+    const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
+    const prefix = this.prefixOf(range);
+    const inMemory = listed ? this.lists.walk(prefix, lo, hi, reverse) : range.of === 'unread' ? this.rowBook.unreadIds(range.userId, 256, reverse) : undefined;
+    const ids: number[] = [];
+    if (inMemory) {
+      for (const id of inMemory) if (id >= lo && id <= hi) ids.push(id);
+      return ids;
+    }
+    for await (const id of this.ids(range, { reverse })) ids.push(id);
+    return ids;
+  }
+
   /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
   private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number, listed: boolean, unreadOf: number | undefined): AsyncGenerator<number> {
     // The ids to walk, as an inclusive interval [lo, hi]; ids from MAX_ID on are past every key.
