@@ -322,12 +322,16 @@ export class EventQueues {
   }
 
   /** The housekeeping tick: settles the log and, when no write came by to carry the bookkeeping, makes one. */
-  async persist(maxWrites = MAX_TICK_WRITES): Promise<void> {
+  async persist(drain = false): Promise<void> {
     this.settle();
     // While the store is being recovered the bookkeeping waits (it is written again after the
-    // reopen). Each write carries a bounded part (MAX_DESCRIPTORS_PER_WRITE): the tick writes
-    // until all is carried, off the path of any request.
-    for (let writes = 0; this.bookkeepingDue && this.db.writable && writes < maxWrites; writes++) await this.db.commit([]);
+    // reopen). One write, as a write carries it anyway; more only for a backlog beyond one
+    // write's share (thousands of polls acknowledged at once), bounded per tick: a tick that
+    // kept writing while new acknowledgements come would take the store's turns from real writes.
+    if (this.bookkeepingDue && this.db.writable) await this.db.commit([]);
+    for (let writes = 1; this.db.writable && (drain ? this.unsaved.size > 0 || this.overflowed.size > 0 : this.unsaved.size >= MAX_DESCRIPTORS_PER_WRITE && writes < MAX_TICK_WRITES); writes++) {
+      await this.db.commit([]);
+    }
   }
 
   /** Housekeeping: expires queues nobody polled for their lifetime, then persists the bookkeeping. */
@@ -392,7 +396,7 @@ export class EventQueues {
   /** Shutdown: parked polls are answered with what they have; acknowledgements are written. */
   async close(): Promise<void> {
     for (const queue of this.queues.values()) if (queue.state === 'polling') queue.heartbeat();
-    await this.persist(Infinity);
+    await this.persist(true);
     // The database is the server's and outlives this organization's queues.
     this.removeRider();
     this.removeReopenHook();

@@ -42,24 +42,32 @@ export function subscriberField(services: Services, ids: readonly number[], mode
   return ['partial_subscribers', kept];
 }
 
-// A never-subscribed channel's object with its subscriber field, by mode; valid while no
-// subscription, user or channel changed (and, for `partial`, within the hour: who is idle moves).
-const withSubscribers = new WeakMap<ChannelRecord, Map<SubscriberMode, { stamp: string; json: string }>>();
+// A channel's subscriber field by mode, with its JSON; valid while no subscription or user
+// changed (and, for `partial`, within the hour: who is idle moves with the clock).
+const fields = new WeakMap<ChannelRecord, Map<SubscriberMode, { stamp: string; field: ['subscribers' | 'partial_subscribers', number[]]; json: string }>>();
+
+/** Every subscriber of the channel, as the field `mode` asks for (shared: read, never change it). */
+export function allSubscribersField(services: Services, channel: ChannelRecord, mode: 'partial' | true): { field: ['subscribers' | 'partial_subscribers', number[]]; json: string } {
+  const hour = mode === 'partial' ? Math.floor(services.clock.now() / 3_600_000) : 0;
+  const stamp = `${services.subscriptions.subscribersVersion}:${services.org.users.version}:${hour}`;
+  let forms = fields.get(channel);
+  if (!forms) fields.set(channel, (forms = new Map()));
+  let kept = forms.get(mode);
+  if (kept === undefined || kept.stamp !== stamp) {
+    const field = subscriberField(services, [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b), mode);
+    kept = { stamp, field, json: `${JSON.stringify(field[0])}:${JSON.stringify(field[1])}` };
+    forms.set(mode, kept);
+  }
+  return kept;
+}
 
 /** A channel the viewer never subscribed to, as JSON with the subscriber field `mode` asks for. */
 export function neverSubscribedJson(services: Services, channel: ChannelRecord, mode: SubscriberMode): string {
-  if (mode === false) return channelJson(services, channel);
-  const hour = mode === 'partial' ? Math.floor(services.clock.now() / 3_600_000) : 0;
-  const stamp = `${services.subscriptions.subscribersVersion}:${services.org.users.version}:${hour}`;
-  let forms = withSubscribers.get(channel);
-  if (!forms) withSubscribers.set(channel, (forms = new Map()));
-  const kept = forms.get(mode);
-  if (kept !== undefined && kept.stamp === stamp) return kept.json;
-  const ids = channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b);
-  const [key, list] = subscriberField(services, ids, mode);
-  const json = `${channelJson(services, channel).slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(list)}}`;
-  forms.set(mode, { stamp, json });
-  return json;
+  const json = channelJson(services, channel);
+  if (mode === false) return json;
+  // A private channel's subscribers are not shown to those outside it.
+  const field = channel.inviteOnly ? '"subscribers":[]' : allSubscribersField(services, channel, mode).json;
+  return `${json.slice(0, -1)},${field}}`;
 }
 
 /** Channels in Zulip's order: by name as Python compares strings (by code point). */

@@ -38,7 +38,7 @@ import { groupListJson } from './group-list-json.js';
 import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
 import { visibleSubscribers } from './subscription-format.js';
-import { channelJson, channelsByName, neverSubscribedJson, subscriberField, type SubscriberMode } from './channel-json.js';
+import { allSubscribersField, channelJson, channelsByName, neverSubscribedJson, subscriberField, type SubscriberMode } from './channel-json.js';
 import { folderObject, foldersInOrder } from '../domain/channel-folders.js';
 import { defaultChannelIds } from './channel-members.js';
 
@@ -75,7 +75,15 @@ function subscriptionState(services: Services, request: StateRequest): { fields:
   for (const channel of [...services.org.channels.all()].sort(channelsByName)) {
     if (channel.isArchived && !request.capabilities.archivedChannels) continue;
     const state = states[channel.id];
-    if (state?.active) subscriptions.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
+    if (state?.active) {
+      const object = subscriptionObject(services, user, channel, state, format);
+      // A subscriber sees every subscriber: the list kept per channel serves them all.
+      if (mode !== false) {
+        const [key, list] = allSubscribersField(services, channel, mode).field;
+        object[key] = list;
+      }
+      subscriptions.push(object);
+    }
     else if (!channelVisible(services, user, channel)) continue;
     else if (state) unsubscribed.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
     else neverSubscribed.push(neverSubscribedJson(services, channel, mode));
