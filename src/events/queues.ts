@@ -35,11 +35,7 @@ export type NewQueue = Omit<QueueDescriptor, 'id' | 'minId' | 'ack' | 'lastPoll'
 const EMPTY: ReadonlySet<EventQueue> = new Set();
 /** Log entries deleted by one write at most; the rest go with the following writes. */
 const MAX_PRUNED_PER_WRITE = 10000;
-/**
- * Acknowledgements (descriptors) carried by one write at most: 10,000 polls parked again after
- * a message made the next message's write encode and store 10,000 descriptors before anyone got
- * it; the rest go with the following writes or the housekeeping tick.
- */
+/** Acknowledgements one write carries at most (the next message need not store 10,000 first). */
 const MAX_DESCRIPTORS_PER_WRITE = 256;
 /** Bookkeeping writes one housekeeping tick makes at most (the next tick goes on). */
 const MAX_TICK_WRITES = 64;
@@ -311,8 +307,7 @@ export class EventQueues {
     }
     for (const id of this.overflowed) ops.push(this.log.descriptorDeletion(id));
     this.overflowed.clear();
-    // The log is pruned only by a write that leaves no acknowledgement unwritten: `settled`
-    // follows the acknowledgements in memory, and none may point before a deleted entry on disk.
+    // Pruned only by a write that leaves no acknowledgement unwritten (`settled` follows memory).
     if (this.unsaved.size > 0) return ops;
     const upTo = Math.min(this.settled, this.pruned + MAX_PRUNED_PER_WRITE);
     // Event ids are handed out only to logged events, so the ids name the log entries.
@@ -324,14 +319,11 @@ export class EventQueues {
   /** The housekeeping tick: settles the log and, when no write came by to carry the bookkeeping, makes one. */
   async persist(drain = false): Promise<void> {
     this.settle();
-    // While the store is being recovered the bookkeeping waits (it is written again after the
-    // reopen). One write, as a write carries it anyway; more only for a backlog beyond one
-    // write's share (thousands of polls acknowledged at once), bounded per tick: a tick that
-    // kept writing while new acknowledgements come would take the store's turns from real writes.
+    // Waits while the store is recovered (written again after the reopen). More writes only for a
+    // backlog beyond one write's share: writing on as acknowledgements come takes real writes' turns.
     if (this.bookkeepingDue && this.db.writable) await this.db.commit([]);
-    for (let writes = 1; this.db.writable && (drain ? this.unsaved.size > 0 || this.overflowed.size > 0 : this.unsaved.size >= MAX_DESCRIPTORS_PER_WRITE && writes < MAX_TICK_WRITES); writes++) {
-      await this.db.commit([]);
-    }
+    const more = (writes: number) => (drain ? this.unsaved.size > 0 || this.overflowed.size > 0 : this.unsaved.size >= MAX_DESCRIPTORS_PER_WRITE && writes < MAX_TICK_WRITES);
+    for (let writes = 1; this.db.writable && more(writes); writes++) await this.db.commit([]);
   }
 
   /** Housekeeping: expires queues nobody polled for their lifetime, then persists the bookkeeping. */

@@ -3,6 +3,7 @@ import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import { unreadCandidatesRange } from './message-state.js';
 import { holds, type Intervals } from '../domain/reception.js';
+import { idList, rowReader } from '../store/message-scan.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -18,7 +19,7 @@ async function candidateIds(services: Services, userId: number): Promise<number[
   const range = unreadCandidatesRange(services, userId);
   const parts = range.of === 'union' ? range.ranges : [range];
   const lists = await Promise.all(parts.map(async (part) => {
-    if (part.of !== 'union') return services.messages.idList(part, true);
+    if (part.of !== 'union') return idList(services.messages, part, true);
     const ids: number[] = [];
     for await (const id of services.messages.ids(part, { reverse: true })) ids.push(id);
     return ids;
@@ -32,7 +33,7 @@ async function candidateIds(services: Services, userId: number): Promise<number[
  * and reception intervals once per channel and topic rather than per message.
  */
 function flagReader(services: Services, userId: number): (record: MessageRecord) => number | undefined {
-  const row = services.messages.rowReader(userId);
+  const row = rowReader(services.messages, userId);
   const { readMarks, subscriptions } = services;
   const explicitBelow = readMarks.explicitBelow;
   const channelMarks = new Map<number, number>();
@@ -63,7 +64,7 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   const found: { record: MessageRecord; flags: number }[] = [];
   const flagsOf = flagReader(services, userId);
   for (const id of await candidateIds(services, userId)) {
-    const record = messages.peek(id);
+    const record = messages.get(id);
     const flags = record ? flagsOf(record) : undefined;
     if (!record || flags === undefined || flags & Flag.read) continue;
     found.push({ record, flags });

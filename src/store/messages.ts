@@ -98,21 +98,6 @@ export class MessageStore {
     return record;
   }
 
-  /** A record without refreshing its place in the cache (a scan of thousands: their order would evict the rest). */
-  peek(id: number): MessageRecord | undefined {
-    return this.cache.get(id) ?? this.get(id);
-  }
-
-  /**
-   * Reads one user's rows of many messages: the user's book looked up once, not per message
-   * (each lookup refreshes its place), with `row`'s rule for rows a write is changing.
-   */
-  rowReader(userId: number): (messageId: number) => number | undefined {
-    const rows = this.rowBook.rowsOf(userId);
-    if (rows === undefined) return (messageId) => this.row(userId, messageId);
-    return (messageId) => (this.rowBook.isHeld(userId, messageId) ? this.row(userId, messageId) : rows.get(messageId));
-  }
-
   /** Writes a record (new or replaced). Records are replaced, never mutated. */
   save(record: MessageRecord, tx: Transaction): void {
     tx.put(this.keys.message(record.id), record);
@@ -345,7 +330,7 @@ export class MessageStore {
 
   // --- walking ranges --------------------------------------------------------------------
 
-  private prefixOf(range: Exclude<MessageRange, { of: 'union' }>): string {
+  prefixOf(range: Exclude<MessageRange, { of: 'union' }>): string {
     const { keys } = this;
     switch (range.of) {
       case 'topic': return keys.topicMessagePrefix(range.channelId, range.topicKey);
@@ -366,26 +351,6 @@ export class MessageStore {
     const span = range.of === 'channel-span' ? range : undefined;
     const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
     return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed, range.of === 'unread' ? range.userId : undefined);
-  }
-
-  /**
-   * Every id of a range that is not a union (no anchor), as an array: from memory when the range
-   * is held there (no generator step per id), else read from the store.
-   */
-  async idList(range: Exclude<MessageRange, { of: 'union' }>, reverse: boolean): Promise<number[]> {
-    const span = range.of === 'channel-span' ? range : undefined;
-    const lo = span?.from ?? 0;
-    const hi = Math.min(span?.to ?? Infinity, MAX_ID) - 1;
-    const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
-    const prefix = this.prefixOf(range);
-    const inMemory = listed ? this.lists.walk(prefix, lo, hi, reverse) : range.of === 'unread' ? this.rowBook.unreadIds(range.userId, 256, reverse) : undefined;
-    const ids: number[] = [];
-    if (inMemory) {
-      for (const id of inMemory) if (id >= lo && id <= hi) ids.push(id);
-      return ids;
-    }
-    for await (const id of this.ids(range, { reverse })) ids.push(id);
-    return ids;
   }
 
   /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
@@ -428,7 +393,7 @@ export class MessageStore {
 }
 
 /** Past every id a key can hold (12 digits). */
-const MAX_ID = 10 ** ID_WIDTH;
+export const MAX_ID = 10 ** ID_WIDTH;
 
 export function conversationOf(record: MessageRecord): string {
   return record.dmUserIds!.join(',');
