@@ -6,6 +6,8 @@
  */
 import { test } from 'tap';
 import { world } from '../helpers/world.js';
+import { Transaction } from '../../src/store/transaction.js';
+import { EmailVisibility } from '../../src/domain/users.js';
 import { HAMLET, OTHELLO } from '../helpers/events.js';
 
 const DAY = 86400;
@@ -38,6 +40,27 @@ test('POST /register: size-cutting options', async (t) => {
     // A change to a user is seen by the next registration (the lists are kept per role).
     t.equal((await hamlet.patch('/settings', { full_name: 'Prince Hamlet' })).status, 200);
     t.equal((await users({ client_capabilities: { user_avatar_url_field_optional: true } })).get(HAMLET)!.full_name, 'Prince Hamlet');
+  });
+
+  t.test("one's own entry in the shared list, after names that are not ASCII", async (t) => {
+    const w = await world(t);
+    const { org, server, hamlet, othello } = w;
+    const tx = new Transaction();
+    // Hamlet's email is for administrators only: the list members share shows null, his own shows it.
+    org.users.save({ ...org.users.get(HAMLET)!, emailAddressVisibility: EmailVisibility.ADMINS }, tx);
+    for (const user of [...org.users.all()].filter((u) => u.id < HAMLET)) org.users.save({ ...user, fullName: `Ünïcödé ${user.id} 🎭` }, tx);
+    await server.services.commit(tx);
+    const entry = async (api: typeof hamlet) => {
+      const response = await api.post('/register', { fetch_event_types: ['realm_user'] });
+      t.equal(response.status, 200, 'the answer is whole JSON');
+      return response.body.realm_users as (Entry & { delivery_email: string | null })[];
+    };
+    const own = await entry(hamlet);
+    t.equal(own.find((u) => u.user_id === HAMLET)!.delivery_email, 'hamlet@example.com', 'his own email in his own entry');
+    t.ok(own.filter((u) => u.user_id < HAMLET).every((u) => u.full_name.startsWith('Ünïcödé')), 'the entries before it intact');
+    const other = await entry(othello);
+    t.equal(other.find((u) => u.user_id === HAMLET)!.delivery_email, null, 'not in the list another member gets');
+    t.same(own.map((u) => u.user_id), other.map((u) => u.user_id), 'the same users');
   });
 
   t.test("include_subscribers=partial lists a large channel's bots and recently active users", async (t) => {
