@@ -201,16 +201,33 @@ export class ParkedClients {
 /** One kept-alive socket for single requests whose timing matters (no connection set-up in the measured time). */
 export class RawClient {
   private buffer = Buffer.alloc(0);
+  /** Chunks of a large answer still arriving, and their total size: joined once it is whole. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private needed = 0;
   private waiting: ((answer: { status: number; body: string }) => void) | undefined;
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
+      // Joining every chunk onto the buffer copies a large answer (POST /register: megabytes)
+      // once per chunk, which the client's time then counts; chunks wait until the answer is whole.
+      if (this.pendingBytes + chunk.length < this.needed) {
+        this.pending.push(chunk);
+        this.pendingBytes += chunk.length;
+        return;
+      }
+      this.buffer = Buffer.concat([this.buffer, ...this.pending, chunk]);
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.needed = 0;
       const head = this.buffer.indexOf('\r\n\r\n');
       if (head < 0) return;
       const header = this.buffer.toString('latin1', 0, head);
       const length = Number(/content-length:\s*(\d+)/i.exec(header)?.[1] ?? 0);
-      if (this.buffer.length - head - 4 < length) return;
+      if (this.buffer.length - head - 4 < length) {
+        this.needed = head + 4 + length - this.buffer.length;
+        return;
+      }
       const body = this.buffer.toString('utf8', head + 4, head + 4 + length);
       this.buffer = this.buffer.subarray(head + 4 + length);
       const resolve = this.waiting;

@@ -7,7 +7,7 @@ import type { UserRecord } from '../domain/users.js';
 import { LIMITS, ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from '../domain/versions.js';
 import type { QueueCapabilities } from '../events/event-queue.js';
 import { checkEventNarrow } from '../domain/narrow-predicate.js';
-import type { Deferred, HandlerResult } from '../shared/handler-result.js';
+import { RawJson, type Deferred, type HandlerResult } from '../shared/handler-result.js';
 import type { Services } from '../services.js';
 import { initialState } from '../queries/register-state.js';
 import { mayWatchAllPublicChannels, refusalError } from '../domain/permissions.js';
@@ -41,7 +41,7 @@ function capabilities(raw: Record<string, unknown>): QueueCapabilities {
 }
 
 /** `POST /register`: a new queue and the state the client asked for. */
-export async function registerQueue(services: Services, user: UserRecord, request: RegisterRequest): Promise<Record<string, unknown>> {
+export async function registerQueue(services: Services, user: UserRecord, request: RegisterRequest): Promise<RawJson> {
   const narrow = checkEventNarrow(request.narrow);
   const refusal = request.allPublicStreams ? mayWatchAllPublicChannels(user) : null;
   if (refusal) throw refusalError(refusal);
@@ -49,7 +49,7 @@ export async function registerQueue(services: Services, user: UserRecord, reques
   const fetchTypes = request.fetchEventTypes ?? eventTypes;
   const caps = capabilities(request.clientCapabilities);
   const include = request.includeSubscribers;
-  const includeSubscribers = include === true || include === 'true' || include === 'partial';
+  const includeSubscribers = include === 'partial' ? 'partial' : include === true || include === 'true';
   // The queue first, then the state: events committed meanwhile reach the queue.
   const queue = await services.queues.register({
     userId: user.id,
@@ -64,7 +64,7 @@ export async function registerQueue(services: Services, user: UserRecord, reques
     capabilities: caps,
     lifespanSeconds: Math.min(request.queueLifespanSeconds, LIMITS.maxQueueLifespanSeconds),
   });
-  const state = await initialState(services, {
+  const { fields, json } = await initialState(services, {
     user,
     fetchTypes,
     eventTypes,
@@ -73,15 +73,17 @@ export async function registerQueue(services: Services, user: UserRecord, reques
     slimPresence: request.slimPresence,
     capabilities: caps,
   });
-  return {
+  const head = JSON.stringify({
     queue_id: queue.id,
     last_event_id: -1,
     zulip_version: ZULIP_VERSION,
     zulip_feature_level: ZULIP_FEATURE_LEVEL,
     zulip_merge_base: ZULIP_MERGE_BASE,
     event_queue_longpoll_timeout_seconds: LIMITS.eventQueueLongpollTimeoutSeconds,
-    ...state,
-  };
+    ...fields,
+  }).slice(1, -1);
+  // The large lists come serialised and encoded (the user lists once per role): copied, never encoded again.
+  return new RawJson(head, undefined, json);
 }
 
 /**

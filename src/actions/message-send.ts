@@ -250,6 +250,8 @@ export interface SendRequest {
   readBySender?: boolean;
   /** A bot's `widget_content` (JSON text), checked as Zulip does. */
   widgetContent?: string;
+  /** The content already rendered by `services.render` as the sender, on the state of now (a scheduled message's kept render). */
+  rendered?: RenderedMessage;
 }
 
 /** Zulip's check_user_group_mention_allowed: every group mentioned (not silently) by `sender` allows it. */
@@ -270,7 +272,7 @@ export function prepareMessage(services: Services, sender: UserRecord, client: s
   const { org } = services;
   const content = normalizeContent(request.content, LIMITS.maxMessageLength);
   let destination: Destination;
-  const rendered = services.render(content, sender);
+  const rendered = request.rendered ?? services.render(content, sender);
   if (request.type === 'stream' || request.type === 'channel') {
     const channel = channelFromTo(services, request.to, sender);
     if (request.topic === undefined) throw badRequest('Missing topic');

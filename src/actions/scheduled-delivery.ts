@@ -18,6 +18,7 @@ import type { Transaction } from '../store/transaction.js';
 import { prepareMessage, writeMessage, type OutgoingMessage } from './message-send.js';
 import { botDirectMessage, notifyDirect } from './notifications.js';
 import { sendRequestOf } from './scheduled-messages.js';
+import { dropRender, keptRender } from '../queries/scheduled-render.js';
 
 /** Zulip's failure for a deactivated sender (who gets no notice: they cannot read it). */
 const SENDER_DEACTIVATED = 'Account is deactivated';
@@ -28,7 +29,9 @@ function messageOf(services: Services, record: ScheduledMessageRecord, sender: U
   if (!sender?.isActive) return SENDER_DEACTIVATED;
   if (record.kind === 'remind') return botDirectMessage(services, sender, record.content);
   try {
-    return prepareMessage(services, sender, record.client, sendRequestOf(record));
+    // The render made when it was scheduled, when still right: a burst due at once is not
+    // rendered again message by message.
+    return prepareMessage(services, sender, record.client, { ...sendRequestOf(record), rendered: keptRender(services, record.id, record.content) });
   } catch (error) {
     if (error instanceof ApiError) return error.message;
     throw error;
@@ -45,6 +48,7 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
   if (typeof message !== 'string') {
     writeMessage(services, tx, message);
     services.scheduled.delete(record.id, tx);
+    tx.afterCommit.push(() => dropRender(services, record.id));
     tx.emit(removedEvent(record), [record.senderId]);
     return;
   }

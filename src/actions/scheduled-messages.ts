@@ -4,6 +4,7 @@
  * again when it is delivered (actions/scheduled-delivery.ts). Each change tells the scheduler
  * actor once it is durable, so that the actor only ever waits for items that are in the store.
  */
+import { dropRender, keepRender, renderStamp } from '../queries/scheduled-render.js';
 import { badRequest } from '../domain/errors.js';
 import {
   addedEvent,
@@ -68,6 +69,7 @@ function save(services: Services, tx: Transaction, record: ScheduledMessageRecor
 /** Removes a record that was deleted by its owner (delivery removes its own, in its own write). */
 export function removeScheduled(services: Services, tx: Transaction, record: ScheduledMessageRecord): void {
   services.scheduled.delete(record.id, tx);
+  tx.afterCommit.push(() => dropRender(services, record.id));
   tx.emit(removedEvent(record), [record.senderId]);
   tx.afterCommit.push(() => services.scheduler.cancel(record.id));
 }
@@ -87,10 +89,11 @@ export async function createScheduledMessage(services: Services, sender: UserRec
   const type = recipientType(request.type);
   checkRecipientIds(type, request.to);
   checkDeliveryTime(request.deliverAt, unixSeconds(services.clock));
+  const stamp = renderStamp(services);
   const out = prepareMessage(services, sender, client, { type, to: request.to, content: request.content, topic: request.topic });
   const address = addressOf(out);
   const kind: ScheduledKind = 'send';
-  return addScheduled(services, {
+  const id = await addScheduled(services, {
     kind,
     senderId: sender.id,
     ...address,
@@ -101,6 +104,9 @@ export async function createScheduledMessage(services: Services, sender: UserRec
     client,
     failed: false,
   });
+  // Rendered once: the delivery reuses it while nothing it depends on changed.
+  keepRender(services, id, out.content, stamp, out.rendered);
+  return id;
 }
 
 /** What a scheduled message asks `POST /messages`'s rules to send. */
@@ -128,6 +134,7 @@ export async function editScheduledMessage(services: Services, sender: UserRecor
   }
   if (edit.topic !== undefined) request.topic = edit.topic;
   if (edit.content !== undefined) request.content = edit.content;
+  const stamp = renderStamp(services);
   const out = prepareMessage(services, sender, client, request);
   await services.write((tx) => {
     // Sent or deleted while this edit was checked: the record is gone.
@@ -146,6 +153,7 @@ export async function editScheduledMessage(services: Services, sender: UserRecor
       failed: false,
     };
     save(services, tx, next, updatedEvents(next));
+    tx.afterCommit.push(() => keepRender(services, id, out.content, stamp, out.rendered));
   });
 }
 

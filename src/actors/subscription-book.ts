@@ -19,6 +19,8 @@ export interface Reception {
 
 export class SubscriptionBook {
   private readonly subscribers = new Map<number, Set<number>>();
+  /** Bumped whenever any channel's subscribers change (rolled-back changes too): readers cache what they derive. */
+  subscribersVersion = 0;
   private readonly receivers = new Map<number, Set<number>>();
   /**
    * Who may be notified of a channel's messages beyond mentions (actions/notification-decision.ts):
@@ -40,6 +42,7 @@ export class SubscriptionBook {
 
   /** Builds the channel indexes from every restored actor (start-up; grows with users, not messages). */
   rebuildIndex(): void {
+    this.subscribersVersion++;
     this.subscribers.clear();
     this.receivers.clear();
     this.notifying.clear();
@@ -177,14 +180,16 @@ export class SubscriptionBook {
     }
     if (this.isSubscribed(userId, channelId)) return;
     this.add(this.subscribers, channelId, userId);
-    tx.onRollback(() => this.subscribers.get(channelId)?.delete(userId));
+    this.subscribersVersion++;
+    tx.onRollback(() => (this.subscribers.get(channelId)?.delete(userId), this.subscribersVersion++));
   }
 
   unsubscribe(userId: number, channelId: number, tx: Transaction): void {
     this.actors.send(subscriptionsKind, String(userId), { type: 'UNSUBSCRIBE', channelId, until: this.nextMessageId() }, tx);
     if (!this.isSubscribed(userId, channelId)) return;
     this.subscribers.get(channelId)!.delete(userId);
-    tx.onRollback(() => this.add(this.subscribers, channelId, userId));
+    this.subscribersVersion++;
+    tx.onRollback(() => (this.add(this.subscribers, channelId, userId), this.subscribersVersion++));
   }
 
   /**
@@ -196,7 +201,8 @@ export class SubscriptionBook {
     for (const [channelId, state] of Object.entries(this.channelsOf(userId))) {
       if (!state.active || !this.isSubscribed(userId, Number(channelId))) continue;
       this.subscribers.get(Number(channelId))!.delete(userId);
-      tx.onRollback(() => this.add(this.subscribers, Number(channelId), userId));
+      this.subscribersVersion++;
+      tx.onRollback(() => (this.add(this.subscribers, Number(channelId), userId), this.subscribersVersion++));
     }
   }
 
@@ -206,7 +212,8 @@ export class SubscriptionBook {
     for (const [channelId, state] of Object.entries(this.channelsOf(userId))) {
       if (!state.active || this.isSubscribed(userId, Number(channelId))) continue;
       this.add(this.subscribers, Number(channelId), userId);
-      tx.onRollback(() => this.subscribers.get(Number(channelId))?.delete(userId));
+      this.subscribersVersion++;
+      tx.onRollback(() => (this.subscribers.get(Number(channelId))?.delete(userId), this.subscribersVersion++));
     }
   }
 

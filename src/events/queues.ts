@@ -35,6 +35,10 @@ export type NewQueue = Omit<QueueDescriptor, 'id' | 'minId' | 'ack' | 'lastPoll'
 const EMPTY: ReadonlySet<EventQueue> = new Set();
 /** Log entries deleted by one write at most; the rest go with the following writes. */
 const MAX_PRUNED_PER_WRITE = 10000;
+/** Acknowledgements one write carries at most (the next message need not store 10,000 first). */
+const MAX_DESCRIPTORS_PER_WRITE = 256;
+/** Bookkeeping writes one housekeeping tick makes at most (the next tick goes on). */
+const MAX_TICK_WRITES = 64;
 
 export class EventQueues {
   private readonly queues = new Map<string, EventQueue>();
@@ -296,10 +300,15 @@ export class EventQueues {
    */
   private bookkeeping(): BatchOp[] {
     const ops: BatchOp[] = [];
-    for (const queue of this.unsaved) ops.push(this.log.descriptorWrite(queue.id, queue.descriptor));
-    this.unsaved.clear();
+    for (const queue of this.unsaved) {
+      if (ops.length >= MAX_DESCRIPTORS_PER_WRITE) break;
+      ops.push(this.log.descriptorWrite(queue.id, queue.descriptor));
+      this.unsaved.delete(queue);
+    }
     for (const id of this.overflowed) ops.push(this.log.descriptorDeletion(id));
     this.overflowed.clear();
+    // Pruned only by a write that leaves no acknowledgement unwritten (`settled` follows memory).
+    if (this.unsaved.size > 0) return ops;
     const upTo = Math.min(this.settled, this.pruned + MAX_PRUNED_PER_WRITE);
     // Event ids are handed out only to logged events, so the ids name the log entries.
     for (let id = this.pruned + 1; id <= upTo; id++) ops.push(this.log.deletion(id));
@@ -308,10 +317,13 @@ export class EventQueues {
   }
 
   /** The housekeeping tick: settles the log and, when no write came by to carry the bookkeeping, makes one. */
-  async persist(): Promise<void> {
+  async persist(drain = false): Promise<void> {
     this.settle();
-    // While the store is being recovered the bookkeeping waits (it is written again after the reopen).
+    // Waits while the store is recovered (written again after the reopen). More writes only for a
+    // backlog beyond one write's share: writing on as acknowledgements come takes real writes' turns.
     if (this.bookkeepingDue && this.db.writable) await this.db.commit([]);
+    const more = (writes: number) => (drain ? this.unsaved.size > 0 || this.overflowed.size > 0 : this.unsaved.size >= MAX_DESCRIPTORS_PER_WRITE && writes < MAX_TICK_WRITES);
+    for (let writes = 1; this.db.writable && more(writes); writes++) await this.db.commit([]);
   }
 
   /** Housekeeping: expires queues nobody polled for their lifetime, then persists the bookkeeping. */
@@ -376,7 +388,7 @@ export class EventQueues {
   /** Shutdown: parked polls are answered with what they have; acknowledgements are written. */
   async close(): Promise<void> {
     for (const queue of this.queues.values()) if (queue.state === 'polling') queue.heartbeat();
-    await this.persist();
+    await this.persist(true);
     // The database is the server's and outlives this organization's queues.
     this.removeRider();
     this.removeReopenHook();

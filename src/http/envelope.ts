@@ -39,6 +39,18 @@ export function successBody(data: Record<string, unknown> | RawJson, ignored: re
   return body + '}';
 }
 
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from('}');
+
+/** A success answer whose fields are partly encoded already (RawJson.encodedFields): one copy of each part. */
+export function successBytes(data: RawJson, ignored: readonly string[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(data.fields.length > 0 ? `${SUCCESS_OPEN},${data.fields}` : SUCCESS_OPEN)];
+  for (const piece of data.encodedFields ?? []) parts.push(COMMA, piece);
+  if (ignored.length > 0) parts.push(Buffer.from(`,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`));
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
 export function errorBody(error: ApiError): string {
   return JSON.stringify({ result: 'error', msg: error.message, code: error.code, ...error.extra });
 }

@@ -8,7 +8,7 @@ import { DRAIN_LIMIT_BYTES } from './body-drain.js';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
-import { errorBody, internalError, statusLine, successBody } from './envelope.js';
+import { errorBody, internalError, statusLine, successBody, successBytes } from './envelope.js';
 import type { RateDecision } from './rate-limit.js';
 import { onBody, type HeldBody } from './request-head.js';
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
@@ -150,6 +150,10 @@ export class Exchanges implements DeferredWriter {
     if (result instanceof RawAnswer) {
       // A file or page: its own status and headers (Content-Type among them), the body as is.
       this.write(ex, result.status, result.body, result.headers, false, null);
+      return;
+    }
+    if (result instanceof RawJson && result.encodedFields !== undefined) {
+      this.write(ex, 200, successBytes(result, ignored));
       return;
     }
     if (result instanceof RawJson && result.encoded !== undefined && ignored.length === 0) {

@@ -22,7 +22,21 @@ export function linkifierState(services: Services, want: (type: string) => boole
   return state;
 }
 
+// Topic links by topic, per realm record (replaced, never mutated, when its linkifiers change):
+// a burst of messages to one topic matches the topic once. Bounded: cleared when full.
+const topicLinkCache = new WeakMap<object, Map<string, readonly { text: string; url: string }[]>>();
+const TOPIC_LINKS_KEPT = 1000;
+
 /** A topic's `topic_links` with the organization's linkifiers of now (Zulip computes them when a message is read). */
 export function topicLinksOf(services: Services, topic: string): { text: string; url: string }[] {
-  return topicLinks(topic, compiledLinkifiers(services.org.realm.linkifiers));
+  const realm = services.org.realm;
+  let cache = topicLinkCache.get(realm);
+  if (cache === undefined) topicLinkCache.set(realm, (cache = new Map()));
+  let links = cache.get(topic);
+  if (links === undefined) {
+    if (cache.size >= TOPIC_LINKS_KEPT) cache.clear();
+    links = topicLinks(topic, compiledLinkifiers(realm.linkifiers));
+    cache.set(topic, links);
+  }
+  return links.map((link) => ({ ...link }));
 }

@@ -18,7 +18,8 @@ import {
   realmUserSettingsDefaults,
   userSettings,
 } from '../domain/user-settings.js';
-import { apiEmail, formatUser, type UserRecord } from '../domain/users.js';
+import { apiEmail, type UserRecord } from '../domain/users.js';
+import { registerUsersJson } from './user-list-json.js';
 import type { QueueCapabilities } from '../events/event-queue.js';
 import { recentPrivateConversations } from './recent-conversations.js';
 import type { Services } from '../services.js';
@@ -33,10 +34,11 @@ import { savedSnippetsOf } from './saved-snippets.js';
 import { pushDevicesState } from './push-devices.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
-import { groupObjects } from './user-groups.js';
+import { groupListJson } from './group-list-json.js';
 import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
-import { channelObject, byName } from './subscription-format.js';
+import { visibleSubscribers } from './subscription-format.js';
+import { allSubscribersField, channelJson, channelsByName, neverSubscribedJson, subscriberField, type SubscriberMode } from './channel-json.js';
 import { folderObject, foldersInOrder } from '../domain/channel-folders.js';
 import { defaultChannelIds } from './channel-members.js';
 
@@ -46,56 +48,58 @@ export interface StateRequest {
   fetchTypes: readonly string[] | null;
   eventTypes: readonly string[] | null;
   clientGravatar: boolean;
-  includeSubscribers: boolean;
+  includeSubscribers: SubscriberMode;
   slimPresence: boolean;
   capabilities: QueueCapabilities;
 }
 
 
-function subscriptionState(services: Services, request: StateRequest) {
+/**
+ * `subscriptions` and `unsubscribed` (the user's own, as objects) and `never_subscribed` (the
+ * public channels everyone sees alike, joined from texts kept per channel).
+ */
+function subscriptionState(services: Services, request: StateRequest): { fields: Record<string, unknown>; neverSubscribed: string } {
   const { user } = request;
-  const format = { includeSubscribers: request.includeSubscribers, notificationSettingsNull: request.capabilities.notificationSettingsNull };
+  const mode = request.includeSubscribers;
+  const format = { includeSubscribers: false, notificationSettingsNull: request.capabilities.notificationSettingsNull };
+  const withSubscribers = (object: Record<string, unknown>, ids: () => number[]) => {
+    if (mode === false) return object;
+    const [key, list] = subscriberField(services, ids(), mode);
+    object[key] = list;
+    return object;
+  };
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: Record<string, unknown>[] = [];
+  const neverSubscribed: string[] = [];
   const states = services.subscriptions.channelsOf(user.id);
-  for (const channel of services.org.channels.all()) {
+  for (const channel of [...services.org.channels.all()].sort(channelsByName)) {
     if (channel.isArchived && !request.capabilities.archivedChannels) continue;
     const state = states[channel.id];
-    if (state?.active) subscriptions.push(subscriptionObject(services, user, channel, state, format));
-    else if (!channelVisible(services, user, channel)) continue;
-    else if (state) unsubscribed.push(subscriptionObject(services, user, channel, state, format));
-    else {
-      const object = channelObject(services, channel);
-      if (request.includeSubscribers) object.subscribers = channel.inviteOnly ? [] : [...services.subscriptions.subscribersOf(channel.id)].sort((a, b) => a - b);
-      neverSubscribed.push(object);
+    if (state?.active) {
+      const object = subscriptionObject(services, user, channel, state, format);
+      // A subscriber sees every subscriber: the list kept per channel serves them all.
+      if (mode !== false) {
+        const [key, list] = allSubscribersField(services, channel, mode).field;
+        object[key] = list;
+      }
+      subscriptions.push(object);
     }
+    else if (!channelVisible(services, user, channel)) continue;
+    else if (state) unsubscribed.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
+    else neverSubscribed.push(neverSubscribedJson(services, channel, mode));
   }
-  return { subscriptions: subscriptions.sort(byName), unsubscribed: unsubscribed.sort(byName), never_subscribed: neverSubscribed.sort(byName) };
+  return { fields: { subscriptions, unsubscribed }, neverSubscribed: `"never_subscribed":[${neverSubscribed.join(',')}]` };
 }
 
 function realmUserState(services: Services, request: StateRequest): Record<string, unknown> {
   const { org } = services;
   const { user } = request;
-  const options = { host: org.host, realmUrl: org.url, clientGravatar: request.clientGravatar, includeProfileData: true };
-  const active: Record<string, unknown>[] = [];
-  const inactive: Record<string, unknown>[] = [];
-  const crossRealm: Record<string, unknown>[] = [];
-  for (const other of org.users.all()) {
-    const object = formatUser(other, user, options);
-    delete object.is_active;
-    if (other.isSystemBot) crossRealm.push({ ...object, is_system_bot: true });
-    else (other.isActive ? active : inactive).push(object);
-  }
   const ownAvatar = avatarUrlFor(user, { clientGravatar: false, emailIsPublic: true, realmUrl: org.url })!;
   const may = (setting: string) => inRealmGroupSetting(user, org.realm, setting, org.groups);
   const canCreatePublic = may('can_create_public_channel_group');
   const canCreatePrivate = may('can_create_private_channel_group');
   const canCreateWebPublic = may('can_create_web_public_channel_group');
   return {
-    realm_users: active,
-    realm_non_active_users: inactive,
-    cross_realm_bots: crossRealm,
     avatar_source: user.avatarSource,
     avatar_url: ownAvatar,
     avatar_url_medium: ownAvatar.replace('&version=', '&s=500&version='),
@@ -133,15 +137,29 @@ function settingsState(request: StateRequest, want: (type: string) => boolean): 
   return state;
 }
 
+export interface InitialState {
+  fields: Record<string, unknown>;
+  /** Fields already serialised and encoded (the user lists, kept per role): runs of fields without braces. */
+  json: Buffer[];
+}
+
 /** Builds the state; reads that need the store are awaited, the rest comes from memory. */
-export async function initialState(services: Services, request: StateRequest): Promise<Record<string, unknown>> {
+export async function initialState(services: Services, request: StateRequest): Promise<InitialState> {
   const { user, fetchTypes, eventTypes } = request;
   const want = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
   if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
-  if (want('realm_user')) Object.assign(state, realmUserState(services, request));
-  if (want('subscription')) Object.assign(state, subscriptionState(services, request));
+  const json: Buffer[] = [];
+  if (want('realm_user')) {
+    Object.assign(state, realmUserState(services, request));
+    json.push(...registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));
+  }
+  if (want('subscription')) {
+    const { fields, neverSubscribed } = subscriptionState(services, request);
+    Object.assign(state, fields);
+    json.push(Buffer.from(neverSubscribed));
+  }
   if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
   if (want('starred_messages')) {
@@ -159,7 +177,7 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('user_topic')) {
     state.user_topics = topics.map((t) => ({ stream_id: t.channelId, topic_name: topicName(t.topic), last_updated: t.lastUpdated, visibility_policy: t.policy }));
   }
-  if (want('realm_user_groups')) state.realm_user_groups = groupObjects(services, request.capabilities.includeDeactivatedGroups === true);
+  if (want('realm_user_groups')) json.push(groupListJson(services, request.capabilities.includeDeactivatedGroups === true));
   if (want('custom_profile_fields')) {
     state.custom_profile_fields = inOrder(services.org.realm.profileFields ?? []).map(fieldObject);
     state.custom_profile_field_types = FIELD_TYPE_NAMES;
@@ -171,7 +189,8 @@ export async function initialState(services: Services, request: StateRequest): P
   }
   Object.assign(state, settingsState(request, want));
   if (want('stream')) {
-    state.streams = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels)).map((c) => channelObject(services, c)).sort(byName);
+    const visible = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels));
+    json.push(Buffer.from(`"streams":[${visible.sort(channelsByName).map((c) => channelJson(services, c)).join(',')}]`));
   }
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : defaultChannelIds(services);
   if (want('realm_user_settings_defaults')) {
@@ -204,5 +223,5 @@ export async function initialState(services: Services, request: StateRequest): P
     stop_words: [['stop_words', []]],
   };
   for (const [type, entries] of Object.entries(empty)) if (want(type)) for (const [key, value] of entries) state[key] = value;
-  return state;
+  return { fields: state, json };
 }

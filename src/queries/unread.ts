@@ -1,7 +1,9 @@
 /** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
 import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
-import { messageFlags, unreadCandidatesRange } from './message-state.js';
+import { unreadCandidatesRange } from './message-state.js';
+import { holds, type Intervals } from '../domain/reception.js';
+import { idList, rowReader } from '../store/message-scan.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -9,13 +11,61 @@ import type { Services } from '../services.js';
 /** Zulip reads at most this many unread messages, the newest ones. */
 export const MAX_UNREAD_MESSAGES = 50000;
 
+/**
+ * The candidates of unreadCandidatesRange, newest first, each once: every part read into an
+ * array on its own and merged once, rather than through one generator step per id and part.
+ */
+async function candidateIds(services: Services, userId: number): Promise<number[]> {
+  const range = unreadCandidatesRange(services, userId);
+  const parts = range.of === 'union' ? range.ranges : [range];
+  const lists = await Promise.all(parts.map(async (part) => {
+    if (part.of !== 'union') return idList(services.messages, part, true);
+    const ids: number[] = [];
+    for await (const id of services.messages.ids(part, { reverse: true })) ids.push(id);
+    return ids;
+  }));
+  const all = lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => b - a);
+  return all.filter((id, i) => i === 0 || id !== all[i - 1]);
+}
+
+/**
+ * messageFlags for many messages of one user: the user's rows looked up once, and the read marks
+ * and reception intervals once per channel and topic rather than per message.
+ */
+function flagReader(services: Services, userId: number): (record: MessageRecord) => number | undefined {
+  const row = rowReader(services.messages, userId);
+  const { readMarks, subscriptions } = services;
+  const explicitBelow = readMarks.explicitBelow;
+  const channelMarks = new Map<number, number>();
+  const topicMarks = new Map<string, number>();
+  const intervals = new Map<number, Intervals>();
+  return (record) => {
+    const own = row(record.id);
+    if (own !== undefined) return own;
+    // isDelivered and markedFlags (queries/message-state.ts), with their lookups kept.
+    if (record.type !== 'stream' || record.explicit || record.id < explicitBelow) return undefined;
+    const channelId = record.channelId!;
+    let received = intervals.get(channelId);
+    if (received === undefined) intervals.set(channelId, (received = subscriptions.received(userId, channelId)));
+    if (!holds(received, record.id)) return undefined;
+    let mark = channelMarks.get(channelId);
+    if (mark === undefined) channelMarks.set(channelId, (mark = readMarks.mark(userId, channelId)));
+    if (record.id <= mark) return Flag.read;
+    const key = `${channelId}:${record.topic!}`;
+    let topicMark = topicMarks.get(key);
+    if (topicMark === undefined) topicMarks.set(key, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
+    return record.id <= topicMark ? Flag.read : 0;
+  };
+}
+
 export async function unreadMessages(services: Services, userId: number, allowEmptyTopicName: boolean) {
   const { messages, subscriptions } = services;
   // The newest unread first, until the cap; each candidate's flags decide (read exceptions drop out).
   const found: { record: MessageRecord; flags: number }[] = [];
-  for await (const id of messages.ids(unreadCandidatesRange(services, userId), { reverse: true })) {
+  const flagsOf = flagReader(services, userId);
+  for (const id of await candidateIds(services, userId)) {
     const record = messages.get(id);
-    const flags = record ? messageFlags(services, userId, record) : undefined;
+    const flags = record ? flagsOf(record) : undefined;
     if (!record || flags === undefined || flags & Flag.read) continue;
     found.push({ record, flags });
     if (found.length >= MAX_UNREAD_MESSAGES) break;
@@ -23,7 +73,7 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   found.reverse();
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
-  const streams = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[] }>();
+  const streams = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[]; muted: boolean }>();
   const mentions: number[] = [];
   let count = 0;
   for (const { record, flags } of found) {
@@ -46,26 +96,35 @@ export async function unreadMessages(services: Services, userId: number, allowEm
       continue;
     }
     const channelId = record.channelId!;
-    if (!subscriptions.isSubscribed(userId, channelId)) continue;
-    const key = `${channelId}:${topicKey(record.topic!)}`;
+    // One lookup per topic, not per message: a user's unread messages crowd into few topics.
+    const key = `${channelId}:${record.topic!}`;
     let entry = streams.get(key);
     if (!entry) {
+      if (!subscriptions.isSubscribed(userId, channelId)) continue;
       const topic = record.topic === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic!;
-      entry = { stream_id: channelId, key: topicKey(record.topic!), topic, unread_message_ids: [] };
+      const folded = topicKey(record.topic!);
+      const channelMuted = subscriptions.subscription(userId, channelId)?.isMuted ?? false;
+      const muted = topicMuted(subscriptions.topicPolicy(userId, channelId, folded), channelMuted);
+      entry = { stream_id: channelId, key: folded, topic, unread_message_ids: [], muted };
       streams.set(key, entry);
     }
     entry.unread_message_ids.push(id);
-    const policy = subscriptions.topicPolicy(userId, channelId, topicKey(record.topic!));
-    const channelMuted = subscriptions.subscription(userId, channelId)?.isMuted ?? false;
-    const muted = topicMuted(policy, channelMuted);
+    const muted = entry.muted;
     if (!muted) count++;
     if (flags & Flag.mentioned || flags & Flag.group_mentioned) mentions.push(id);
     else if (flags & (Flag.stream_wildcard_mentioned | Flag.topic_wildcard_mentioned) && !muted) mentions.push(id);
   }
+  // Topics that differ only in case are one conversation (Zulip lowercases them).
+  const byTopic = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[] }>();
+  for (const { muted: _, ...entry } of streams.values()) {
+    const merged = byTopic.get(`${entry.stream_id}:${entry.key}`);
+    if (merged === undefined) byTopic.set(`${entry.stream_id}:${entry.key}`, entry);
+    else merged.unread_message_ids = [...merged.unread_message_ids, ...entry.unread_message_ids].sort((a, b) => a - b);
+  }
   return {
     pms: [...pms.entries()].sort((a, b) => a[0] - b[0]).map(([other, list]) => ({ other_user_id: other, sender_id: other, unread_message_ids: list })),
     // Zulip's order: by channel id, then by topic, lowercased.
-    streams: [...streams.values()]
+    streams: [...byTopic.values()]
       .sort((a, b) => a.stream_id - b.stream_id || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map(({ key: _, ...entry }) => entry),
     huddles: [...huddles.entries()].map(([key, list]) => ({ user_ids_string: key, unread_message_ids: list })),

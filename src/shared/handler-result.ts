@@ -14,6 +14,11 @@ export class RawJson {
     readonly fields: string,
     /** Given when these exact fields answer many requests: the answer is then encoded once. */
     readonly encoded?: EncodedAnswer,
+    /**
+     * More fields already encoded as UTF-8, written after `fields` (each a run of fields without
+     * braces): large parts kept encoded by their owners are copied, not encoded again per answer.
+     */
+    readonly encodedFields?: readonly Buffer[],
   ) {}
 }
 

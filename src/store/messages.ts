@@ -330,7 +330,7 @@ export class MessageStore {
 
   // --- walking ranges --------------------------------------------------------------------
 
-  private prefixOf(range: Exclude<MessageRange, { of: 'union' }>): string {
+  prefixOf(range: Exclude<MessageRange, { of: 'union' }>): string {
     const { keys } = this;
     switch (range.of) {
       case 'topic': return keys.topicMessagePrefix(range.channelId, range.topicKey);
@@ -393,7 +393,7 @@ export class MessageStore {
 }
 
 /** Past every id a key can hold (12 digits). */
-const MAX_ID = 10 ** ID_WIDTH;
+export const MAX_ID = 10 ** ID_WIDTH;
 
 export function conversationOf(record: MessageRecord): string {
   return record.dmUserIds!.join(',');

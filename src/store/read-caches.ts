@@ -2,14 +2,16 @@
  * Where one organization keeps the serialised answers of its hottest reads (held by its
  * `Services`, never by a module, so that organizations sharing a process share nothing). Only
  * the storage lives here; what is kept and when it is still right is decided by its readers:
- * queries/message-json.ts (message objects without flags) and queries/user-list-json.ts (the user
- * list per role).
+ * queries/message-json.ts (message objects without flags), queries/user-list-json.ts (the user
+ * list per role), queries/group-list-json.ts (the user groups of POST /register) and
+ * queries/scheduled-render.ts (scheduled messages' Markdown).
  */
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { MessageRecord } from '../domain/messages.js';
 import type { RealmRecord } from '../domain/realm.js';
 import type { UserRecord } from '../domain/users.js';
 import type { EncodedAnswer } from '../shared/handler-result.js';
+import type { RenderedMessage } from '../domain/markdown/index.js';
 
 /** A message's serialised forms, with the records they were made from. */
 export interface MessageJsonEntry {
@@ -49,6 +51,8 @@ export interface UserListForm {
   json: string;
   spans: Map<number, readonly [number, number]>;
   encoded: EncodedAnswer;
+  /** When (unix seconds) a form that depends on the clock (who is long-term idle) must be rebuilt. */
+  expiresAt?: number;
 }
 
 export class UserListForms {
@@ -59,7 +63,17 @@ export class UserListForms {
   readonly counts = { built: 0, reused: 0 };
 }
 
+/** Serialised lists of POST /register, each with the stamp of the versions it was made at. */
+export class StampedTexts {
+  readonly texts = new Map<string, { stamp: string; json: Buffer }>();
+  /** Texts built and reused (tests and benches see the cache at work). */
+  readonly counts = { built: 0, reused: 0 };
+}
+
 export class ReadCaches {
   readonly messages = new MessageJsonEntries();
   readonly userLists = new UserListForms();
+  readonly registerTexts = new StampedTexts();
+  /** Scheduled messages' renders by id, with their stamps (queries/scheduled-render.ts). */
+  readonly scheduledRenders = new Map<number, { content: string; stamp: string; rendered: RenderedMessage }>();
 }
