@@ -143,6 +143,17 @@ export interface InitialState {
   json: Buffer[];
 }
 
+/** Features not built yet report their empty state, so clients start cleanly. */
+const EMPTY_STATES: Record<string, [string, unknown][]> = {
+  realm_domains: [['realm_domains', []]],
+  onboarding_steps: [['onboarding_steps', []]],
+  default_stream_groups: [['realm_default_stream_groups', []]],
+  realm_embedded_bots: [['realm_embedded_bots', []]],
+  video_calls: [['has_zoom_token', false]],
+  giphy: [['giphy_api_key', '']],
+  stop_words: [['stop_words', []]],
+};
+
 /** Builds the state; reads that need the store are awaited, the rest comes from memory. */
 export async function initialState(services: Services, request: StateRequest): Promise<InitialState> {
   const { user, fetchTypes, eventTypes } = request;
@@ -212,16 +223,6 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('realm_bot')) state.realm_bots = realmBotsState(services, user);
   if (want('realm_incoming_webhook_bots')) state.realm_incoming_webhook_bots = INCOMING_WEBHOOK_INTEGRATIONS;
   Object.assign(state, linkifierState(services, want, request.capabilities));
-  // Features not built yet report their empty state, so clients start cleanly.
-  const empty: Record<string, [string, unknown][]> = {
-    realm_domains: [['realm_domains', []]],
-    onboarding_steps: [['onboarding_steps', []]],
-    default_stream_groups: [['realm_default_stream_groups', []]],
-    realm_embedded_bots: [['realm_embedded_bots', []]],
-    video_calls: [['has_zoom_token', false]],
-    giphy: [['giphy_api_key', '']],
-    stop_words: [['stop_words', []]],
-  };
-  for (const [type, entries] of Object.entries(empty)) if (want(type)) for (const [key, value] of entries) state[key] = value;
+  for (const [type, entries] of Object.entries(EMPTY_STATES)) if (want(type)) for (const [key, value] of entries) state[key] = value;
   return { fields: state, json };
 }
