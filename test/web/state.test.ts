@@ -7,6 +7,9 @@ import { MessageStore, mergeSorted } from '../../web/src/state/messages.js';
 import { channelNarrow, dmNarrow, HOME, matches, narrowFromPath, narrowPath, parseSearch, searchText } from '../../web/src/state/narrow.js';
 import type { Message, ServerEvent } from '../../web/src/state/types.js';
 import { Unread, documentTitle, topicKey } from '../../web/src/state/unread.js';
+import { gravatarUrl, md5Hex } from '../../web/src/state/gravatar.js';
+import { gravatarUrl as serverGravatarUrl } from '../../src/domain/avatar.js';
+import { createHash } from 'node:crypto';
 
 const SELF = 10;
 
@@ -124,6 +127,9 @@ test('unread counts: seeded by register, kept by events, title', async (t) => {
   t.equal(counts.mentions, 1);
 
   unread.add(channelMessage(6, 3, 'a'), []);
+  counts = unread.counts({ reader: () => false, topic: (id, topic) => id === 3 && topic.toLowerCase() === 'a' });
+  t.equal(counts.topics.get(topicKey(3, 'a')), 3, 'a topic spelled two ways is one topic');
+  t.equal(counts.channels.get(3), undefined, 'both spellings of a muted topic are left out of its channel');
   unread.add(channelMessage(7, 3, 'a'), ['read']);
   unread.add(directMessage(8, [20]), ['mentioned']);
   counts = unread.counts();
@@ -212,4 +218,12 @@ test('autocomplete: the token at the caret, ranking, insertion, quotes', async (
   t.same(applyCandidate('hi @ia', token, '@**Iago|2**'), { text: 'hi @**Iago|2** ', caret: 15 });
   t.equal(quoteReply('Iago', 2, 'hello'), '@_**Iago|2** said:\n```quote\nhello\n```\n');
   t.match(quoteReply('Iago', 2, 'a\n```\ncode\n```'), /^@_\*\*Iago\|2\*\* said:\n````quote\n/, 'a longer fence around fenced code');
+});
+
+test('gravatar: the client computes the URL the server sends without client_gravatar', async (t) => {
+  // Empty, one block, exactly at the padding edges (55, 56, 64 bytes), several blocks, and non-ASCII.
+  for (const text of ['', 'a', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(200), 'Cordélia-日本@example.com']) {
+    t.equal(md5Hex(text), createHash('md5').update(text).digest('hex'), `md5 of ${text.length} characters`);
+  }
+  t.equal(gravatarUrl(' Hamlet@Example.com ', 3), serverGravatarUrl('hamlet@example.com', 3), 'trimmed, lower-cased, versioned as the server does');
 });

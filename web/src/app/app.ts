@@ -16,6 +16,7 @@ import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
 import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
+import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 
 export const PAGE_SIZE = 100;
 const PRESENCE_EVERY_MS = 60_000;
@@ -69,6 +70,7 @@ export class App {
   private mutingChangedSince = false;
   /** Narrows whose first page is being fetched (not asked twice). */
   private readonly inFlight = new Set<string>();
+  private readonly topicsInFlight = new Set<number>();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: UnreadCounts | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
@@ -145,7 +147,7 @@ export class App {
       this.users = new Map(((r.realm_users as User[]) ?? []).map((u) => [u.user_id, u]));
       for (const bot of (r.realm_non_active_users as User[]) ?? []) this.users.set(bot.user_id, { ...bot, is_active: false });
       this.subscriptions = new Map(((r.subscriptions as Subscription[]) ?? []).map((s) => [s.stream_id, s]));
-      this.channels = new Map(((r.streams as { stream_id: number; name: string; description: string; invite_only: boolean }[]) ?? []).map((s) => [s.stream_id, s]));
+      this.channels = new Map(channelsOf(r).map((s) => [s.stream_id, s]));
       this.realm = {
         name: String(r.realm_name ?? 'Parley'),
         description: String(r.realm_description ?? ''),
@@ -283,7 +285,7 @@ export class App {
     this.loading.value = true;
     try {
       const page = await this.api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean }>('/messages', {
-        anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
+        anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true,
       });
       this.messages.addPage(narrow, page, 'older');
       this.changed();
@@ -310,22 +312,18 @@ export class App {
     }, 150);
   }
 
+  /** A channel's topics (newest first); asked once at a time (the sidebar asks on each render until they are here). */
   async loadTopics(streamId: number): Promise<void> {
+    if (this.topicsInFlight.has(streamId)) return;
+    this.topicsInFlight.add(streamId);
     try {
       const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
       this.topics.set(streamId, answer.topics);
       this.changed();
     } catch (error) {
       this.fail(error);
+    } finally {
+      this.topicsInFlight.delete(streamId);
     }
   }
 }
-
-/** What the client registers for: rendered HTML, full avatars, slim presence, and the capabilities it understands. */
-const REGISTER_PARAMS = {
-  apply_markdown: true,
-  client_gravatar: false,
-  slim_presence: true,
-  include_subscribers: false,
-  client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, stream_typing_notifications: true, user_settings_object: true, empty_topic_name: true },
-};

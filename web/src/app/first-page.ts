@@ -22,7 +22,7 @@ export function narrowOfAddress(path: string, hash: string): Narrow | undefined 
 
 /** The newest page of a narrow (the same request App.load makes). */
 export function newestPage(api: Api, narrow: Narrow, size: number): Promise<FetchedPage> {
-  return api.get<FetchedPage>('/messages', { anchor: 'newest', num_before: size, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false });
+  return api.get<FetchedPage>('/messages', { anchor: 'newest', num_before: size, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true });
 }
 
 /** Starts fetching the first screen's page now, before the registration it would otherwise wait for. */
@@ -39,5 +39,5 @@ export function catchUp(api: Api, narrow: Narrow, page: FetchedPage, maxMessageI
   if (!page.found_newest) return undefined;
   const newest = page.messages.reduce((max, m) => Math.max(max, m.id), 0);
   if (maxMessageId <= newest) return undefined;
-  return api.get<FetchedPage>('/messages', { anchor: newest, include_anchor: false, num_before: 0, num_after: size, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false });
+  return api.get<FetchedPage>('/messages', { anchor: newest, include_anchor: false, num_before: 0, num_after: size, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true });
 }

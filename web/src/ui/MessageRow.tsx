@@ -91,7 +91,7 @@ export function MessageRow({ app, row, onReply, selected }: { app: App; row: Ext
     <article ref={article} class={`message${row.continued ? ' continued' : ''}${unread ? ' unread' : ''}${m.local_id ? ' pending' : ''}${m.failed ? ' failed' : ''}${selected ? ' selected' : ''}`}
       data-message-id={m.id} aria-label={`Message from ${m.sender_full_name}`} aria-current={selected ? 'true' : undefined} tabIndex={selected ? 0 : -1}
       onClick={(e) => server && !(e.target as HTMLElement).closest('a, button, textarea, input, .emoji-picker') && (app.selected.value = m.id)}>
-      {!row.continued && <Avatar app={app} userId={m.sender_id} url={m.avatar_url} name={m.sender_full_name} />}
+      {!row.continued && <Avatar app={app} userId={m.sender_id} url={m.avatar_url} email={m.sender_email} name={m.sender_full_name} />}
       <div class="message-body">
         {!row.continued && (
           <div class="message-meta">
