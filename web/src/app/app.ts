@@ -138,6 +138,11 @@ export class App {
 
   private registered(r: Registration, again: boolean): void {
     this.registration = r;
+    const first = again ? undefined : this.firstPage;
+    this.firstPage = undefined;
+    // Adopted before the state below is marked changed: a page already here goes in ahead of the
+    // render that shows the registration, so the first screen is drawn once, not twice.
+    if (first) void this.adoptFirstPage(first, Number(r.max_message_id ?? 0));
     batch(() => {
       this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
       this.unread = new Unread(this.selfId, r.unread_msgs as UnreadSeed);
@@ -162,9 +167,6 @@ export class App {
       this.changed();
     });
     if (!this.emoji && typeof r.server_emoji_data_url === 'string') loadEmoji(r.server_emoji_data_url).then((e) => ((this.emoji = e), this.changed()), () => {});
-    const first = again ? undefined : this.firstPage;
-    this.firstPage = undefined;
-    if (first) void this.adoptFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
     if (!first || narrowKey(first.narrow) !== narrowKey(this.narrow.value)) void this.load(this.narrow.value, again);
   }

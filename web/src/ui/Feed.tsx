@@ -9,6 +9,8 @@ import { ConversationHeader, MessageRow } from './MessageRow.js';
 
 const NEAR_TOP_PX = 400;
 const NEAR_BOTTOM_PX = 80;
+/** A conversation header's height as drawn (styles.css): a close estimate spares a re-measure and a scroll correction per row. */
+const HEADER_PX = 42;
 
 export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) => void }) {
   app.revision.value;
@@ -24,7 +26,7 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? 36 : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 8,
   });
