@@ -6,7 +6,7 @@
 import { batch, signal } from '@preact/signals';
 import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
 import { EventQueue, type Registration } from '../state/event-queue.js';
-import { MessageStore } from '../state/messages.js';
+import { MessageStore, type FetchedPage } from '../state/messages.js';
 import { apiNarrow, HOME, narrowKey, type Narrow } from '../state/narrow.js';
 import type { Message, ServerEvent, Subscription, User } from '../state/types.js';
 import { Unread, type UnreadCounts, type UnreadSeed } from '../state/unread.js';
@@ -15,7 +15,7 @@ import { sortDrafts, sortScheduled, type Draft, type ScheduledMessage } from '..
 import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
-import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
+import { catchUp, namesIn, newestPage, prefetchFirstPage, type FirstPage, type SeenNames } from './first-page.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 
 export const PAGE_SIZE = 100;
@@ -76,6 +76,8 @@ export class App {
   private readTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first screen's page, asked for alongside the first registration. */
   private firstPage: FirstPage | undefined;
+  /** Names read from the first page's messages: shown until the registration brings the real lists. */
+  private namesSeen: SeenNames = { users: new Map(), channels: new Map() };
 
   constructor(readonly credentials: Credentials & { userId: number }, private readonly signOut: () => void) {
     this.api = new Api(credentials);
@@ -96,13 +98,14 @@ export class App {
   }
 
   start(): void {
+    // The first screen's page is asked for before the registration, not after it: the server answers
+    // the small request first, and the page is shown as soon as it is here (showFirstPage).
+    this.firstPage = prefetchFirstPage(this.api, PAGE_SIZE);
+    if (this.firstPage) void this.showFirstPage(this.firstPage);
     this.queue.run().catch((error: unknown) => {
       if (error instanceof ApiFailure && error.status === 401) this.signOut();
       else this.fail(error);
     });
-    // In parallel with the registration, not after it: the page load's longest chain is one round trip shorter.
-    this.firstPage = prefetchFirstPage(this.api, PAGE_SIZE);
-    this.firstPage?.page.catch(() => {});
     this.reportPresence();
     this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
   }
@@ -140,11 +143,10 @@ export class App {
     this.registration = r;
     const first = again ? undefined : this.firstPage;
     this.firstPage = undefined;
-    // Adopted before the state below is marked changed: a page already here goes in ahead of the
-    // render that shows the registration, so the first screen is drawn once, not twice.
-    if (first) void this.adoptFirstPage(first, Number(r.max_message_id ?? 0));
     batch(() => {
-      this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
+      // The first registration keeps what is shown (only the first page, fetched alongside it); a
+      // new one after a lost queue starts afresh: the server's answer is the truth again.
+      if (again) this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
       this.unread = new Unread(this.selfId, r.unread_msgs as UnreadSeed);
       this.topicPolicies = new TopicPolicies((r.user_topics as UserTopic[] | undefined) ?? []);
       this.drafts = sortDrafts((r.drafts as Draft[] | undefined) ?? []);
@@ -167,31 +169,50 @@ export class App {
       this.changed();
     });
     if (!this.emoji && typeof r.server_emoji_data_url === 'string') loadEmoji(r.server_emoji_data_url).then((e) => ((this.emoji = e), this.changed()), () => {});
+    if (first) void this.catchUpFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
-    if (!first || narrowKey(first.narrow) !== narrowKey(this.narrow.value)) void this.load(this.narrow.value, again);
+    // Otherwise this fetches only what the first page does not cover (a failed one, another narrow).
+    void this.load(this.narrow.value, again);
   }
 
-  /** The page fetched alongside the registration goes in once it is there; then any message between the two snapshots. */
-  private async adoptFirstPage(first: FirstPage, maxMessageId: number): Promise<void> {
+  /**
+   * The page asked for at start goes in as soon as it is here, registered or not: the messages are
+   * drawn without waiting for the registration (names from the messages until it comes).
+   */
+  private async showFirstPage(first: FirstPage): Promise<void> {
+    const store = this.messages;
     const key = narrowKey(first.narrow);
     this.inFlight.add(key);
-    let refetch = false;
+    let page: FetchedPage | undefined;
     try {
-      const page = await first.page;
-      this.messages.addPage(first.narrow, page, 'around');
-      this.changed();
-      const missed = catchUp(this.api, first.narrow, page, maxMessageId, PAGE_SIZE);
-      const newer = missed && (await missed);
-      if (newer && newer.found_newest) this.messages.addPage(first.narrow, newer, 'newer');
-      refetch = newer !== undefined && !newer.found_newest;
-      if (newer) this.changed();
+      page = await first.page;
     } catch {
-      // The prefetch failed (a network blip): the ordinary fetch takes over.
-      refetch = true;
+      // A network blip: the ordinary fetch takes over (now, or once registered).
     } finally {
       this.inFlight.delete(key);
     }
-    if (refetch) await this.load(first.narrow, true);
+    if (this.messages !== store) return;
+    if (!page) return void this.load(first.narrow, false);
+    this.namesSeen = namesIn(page, this.namesSeen);
+    store.addPage(first.narrow, page, 'around');
+    this.changed();
+  }
+
+  /** Once registered: the messages after the first page's newest, if one arrived between the two snapshots. */
+  private async catchUpFirstPage(first: FirstPage, maxMessageId: number): Promise<void> {
+    const store = this.messages;
+    const page = await first.page.catch(() => undefined);
+    if (!page) return;
+    try {
+      const missed = catchUp(this.api, first.narrow, page, maxMessageId, PAGE_SIZE);
+      const newer = missed && (await missed);
+      if (!newer || this.messages !== store) return;
+      if (!newer.found_newest) return void this.load(first.narrow, true);
+      store.addPage(first.narrow, newer, 'newer');
+      this.changed();
+    } catch {
+      await this.load(first.narrow, true);
+    }
   }
 
   private applyEvents(events: ServerEvent[]): void {
@@ -209,11 +230,11 @@ export class App {
   }
 
   userName(id: number): string {
-    return this.users.get(id)?.full_name ?? `user ${id}`;
+    return this.users.get(id)?.full_name ?? this.namesSeen.users.get(id) ?? `user ${id}`;
   }
 
   channelName(id: number): string {
-    return this.subscriptions.get(id)?.name ?? this.channels.get(id)?.name ?? `channel ${id}`;
+    return this.subscriptions.get(id)?.name ?? this.channels.get(id)?.name ?? this.namesSeen.channels.get(id) ?? `channel ${id}`;
   }
 
   isMuted(streamId: number): boolean {

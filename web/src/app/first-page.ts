@@ -1,8 +1,9 @@
 /**
- * The first screen's messages asked for at the same time as POST /register instead of after it
- * (one round trip less on every page load), and the check that makes this safe: a message sent
- * between the two snapshots is in neither the page nor the new queue's events, so when the server
- * has a message newer than the page's newest, the messages after it are fetched once more.
+ * The first screen's messages asked for just before POST /register instead of after it (one round
+ * trip less on every page load, and shown as soon as they are here), and the check that makes this
+ * safe: a message sent between the two snapshots is in neither the page nor the new queue's events,
+ * so when the server has a message newer than the page's newest, the messages after it are fetched
+ * once more.
  */
 import type { Api } from '../api/client.js';
 import { apiNarrow, HOME, narrowFromPath, type Narrow } from '../state/narrow.js';
@@ -40,4 +41,23 @@ export function catchUp(api: Api, narrow: Narrow, page: FetchedPage, maxMessageI
   const newest = page.messages.reduce((max, m) => Math.max(max, m.id), 0);
   if (maxMessageId <= newest) return undefined;
   return api.get<FetchedPage>('/messages', { anchor: newest, include_anchor: false, num_before: 0, num_after: size, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true });
+}
+
+/** Channel and people names as the messages carry them (display_recipient, senders). */
+export interface SeenNames {
+  users: Map<number, string>;
+  channels: Map<number, string>;
+}
+
+/** The names a page's messages carry, added to those already seen. */
+export function namesIn(page: FetchedPage, seen: SeenNames): SeenNames {
+  const users = new Map(seen.users);
+  const channels = new Map(seen.channels);
+  for (const m of page.messages) {
+    users.set(m.sender_id, m.sender_full_name);
+    if (typeof m.display_recipient === 'string') {
+      if (m.stream_id !== undefined) channels.set(m.stream_id, m.display_recipient);
+    } else for (const r of m.display_recipient) users.set(r.id, r.full_name);
+  }
+  return { users, channels };
 }
