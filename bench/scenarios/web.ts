@@ -98,6 +98,8 @@ export const web: Scenario = {
       for (let i = 0; i < 5; i++) {
         await page.goto(`/channel/${first.id}`, { waitUntil: 'commit' });
         await whenShown(page, 'article.message', '');
+        // The first messages can be on screen before the registration has filled the sidebar.
+        await page.waitForSelector('nav.sidebar a.channel[data-name="big-history"]');
         const shown = whenShown(page, 'h1.narrow-title', 'big-history').then(() => whenShown(page, 'article.message', 'benchmark message'));
         const clicked = await page.evaluate(() => {
           const t = performance.now();
