@@ -71,6 +71,8 @@ export class App {
   /** Narrows whose first page is being fetched (not asked twice). */
   private readonly inFlight = new Set<string>();
   private readonly topicsInFlight = new Set<number>();
+  /** Settles when the newest page asked for by `load` is here (or failed). */
+  private pageAsked: Promise<void> = Promise.resolve();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: UnreadCounts | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
@@ -288,7 +290,9 @@ export class App {
     this.inFlight.add(key);
     this.loading.value = true;
     try {
-      const page = await newestPage(this.api, narrow, size);
+      const asked = newestPage(this.api, narrow, size);
+      this.pageAsked = asked.then(() => {}, () => {});
+      const page = await asked;
       this.messages.addPage(narrow, page, 'around');
       this.changed();
     } catch (error) {
@@ -340,6 +344,9 @@ export class App {
     if (this.topicsInFlight.has(streamId)) return;
     this.topicsInFlight.add(streamId);
     try {
+      // The messages first: a channel's topics asked at the same time as its page arrived first as
+      // often as not, and their re-render delayed the messages being drawn.
+      await this.pageAsked;
       const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
       this.topics.set(streamId, answer.topics);
       this.changed();
