@@ -15,7 +15,8 @@ import { sortDrafts, sortScheduled, type Draft, type ScheduledMessage } from '..
 import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
-import { catchUp, namesIn, newestPage, prefetchFirstPage, type FirstPage, type SeenNames } from './first-page.js';
+import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
+import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 
 export const PAGE_SIZE = 100;

@@ -42,22 +42,3 @@ export function catchUp(api: Api, narrow: Narrow, page: FetchedPage, maxMessageI
   if (maxMessageId <= newest) return undefined;
   return api.get<FetchedPage>('/messages', { anchor: newest, include_anchor: false, num_before: 0, num_after: size, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true });
 }
-
-/** Channel and people names as the messages carry them (display_recipient, senders). */
-export interface SeenNames {
-  users: Map<number, string>;
-  channels: Map<number, string>;
-}
-
-/** The names a page's messages carry, added to those already seen. */
-export function namesIn(page: FetchedPage, seen: SeenNames): SeenNames {
-  const users = new Map(seen.users);
-  const channels = new Map(seen.channels);
-  for (const m of page.messages) {
-    users.set(m.sender_id, m.sender_full_name);
-    if (typeof m.display_recipient === 'string') {
-      if (m.stream_id !== undefined) channels.set(m.stream_id, m.display_recipient);
-    } else for (const r of m.display_recipient) users.set(r.id, r.full_name);
-  }
-  return { users, channels };
-}
