@@ -211,6 +211,8 @@ export class App {
       const newer = missed && (await missed);
       if (!newer || this.messages !== store) return;
       if (!newer.found_newest) return void this.load(first.narrow, true);
+      // Usually nothing (max_message_id is the newest anywhere, not in this narrow): no re-render then.
+      if (!newer.messages.length) return;
       store.addPage(first.narrow, newer, 'newer');
       this.changed();
     } catch {
