@@ -7,6 +7,11 @@ import { MessageStore, mergeSorted } from '../../web/src/state/messages.js';
 import { channelNarrow, dmNarrow, HOME, matches, narrowFromPath, narrowPath, parseSearch, searchText } from '../../web/src/state/narrow.js';
 import type { Message, ServerEvent } from '../../web/src/state/types.js';
 import { Unread, documentTitle, topicKey } from '../../web/src/state/unread.js';
+import { gravatarUrl, md5Hex } from '../../web/src/state/gravatar.js';
+import { gravatarUrl as serverGravatarUrl } from '../../src/domain/avatar.js';
+import { createHash } from 'node:crypto';
+import { namesIn } from '../../web/src/state/seen-names.js';
+import { channelsOf, REGISTER_PARAMS } from '../../web/src/app/register-params.js';
 
 const SELF = 10;
 
@@ -124,6 +129,9 @@ test('unread counts: seeded by register, kept by events, title', async (t) => {
   t.equal(counts.mentions, 1);
 
   unread.add(channelMessage(6, 3, 'a'), []);
+  counts = unread.counts({ reader: () => false, topic: (id, topic) => id === 3 && topic.toLowerCase() === 'a' });
+  t.equal(counts.topics.get(topicKey(3, 'a')), 3, 'a topic spelled two ways is one topic');
+  t.equal(counts.channels.get(3), undefined, 'both spellings of a muted topic are left out of its channel');
   unread.add(channelMessage(7, 3, 'a'), ['read']);
   unread.add(directMessage(8, [20]), ['mentioned']);
   counts = unread.counts();
@@ -212,4 +220,31 @@ test('autocomplete: the token at the caret, ranking, insertion, quotes', async (
   t.same(applyCandidate('hi @ia', token, '@**Iago|2**'), { text: 'hi @**Iago|2** ', caret: 15 });
   t.equal(quoteReply('Iago', 2, 'hello'), '@_**Iago|2** said:\n```quote\nhello\n```\n');
   t.match(quoteReply('Iago', 2, 'a\n```\ncode\n```'), /^@_\*\*Iago\|2\*\* said:\n````quote\n/, 'a longer fence around fenced code');
+});
+
+test('gravatar: the client computes the URL the server sends without client_gravatar', async (t) => {
+  // Empty, one block, exactly at the padding edges (55, 56, 64 bytes), several blocks, and non-ASCII.
+  for (const text of ['', 'a', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(200), 'Cordélia-日本@example.com']) {
+    t.equal(md5Hex(text), createHash('md5').update(text).digest('hex'), `md5 of ${text.length} characters`);
+  }
+  t.equal(gravatarUrl(' Hamlet@Example.com ', 3), serverGravatarUrl('hamlet@example.com', 3), 'trimmed, lower-cased, versioned as the server does');
+});
+
+test('the first page before the registration: names from its messages; channels from the subscription state', async (t) => {
+  const page = { found_oldest: true, found_newest: true, messages: [channelMessage(1, 3, 'a', { display_recipient: 'general', sender_id: 20, sender_full_name: 'Othello' }), directMessage(2, [30])] };
+  const seen = namesIn(page, { users: new Map([[40, 'Iago']]), channels: new Map() });
+  t.equal(seen.channels.get(3), 'general', 'a channel message names its channel');
+  t.equal(seen.users.get(20), 'Othello', 'a sender is named');
+  t.equal(seen.users.get(30), 'U30', 'so is each person of a direct message conversation');
+  t.equal(seen.users.get(40), 'Iago', 'names seen before are kept');
+
+  const registration = {
+    queue_id: 'q', last_event_id: -1,
+    subscriptions: [{ stream_id: 1, name: 'one', description: 'd', invite_only: false, color: '#fff' }],
+    unsubscribed: [{ stream_id: 2, name: 'two', description: '', invite_only: true }],
+    never_subscribed: [{ stream_id: 3, name: 'three', invite_only: false }],
+  };
+  t.same(channelsOf(registration).map((c) => [c.stream_id, c.name, c.description]), [[1, 'one', 'd'], [2, 'two', ''], [3, 'three', '']], 'every channel the user can see');
+  t.notOk(REGISTER_PARAMS.fetch_event_types.includes('stream'), 'streams are not asked for: the subscription state names every visible channel');
+  t.ok(REGISTER_PARAMS.fetch_event_types.includes('subscription'));
 });

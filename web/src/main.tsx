@@ -1,6 +1,6 @@
 /** The web client's entry: the sign-in page, or the signed-in client with its live connection. */
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { loadSession, saveSession, type Credentials } from './api/client.js';
 import { App } from './app/app.js';
 import { startNotifications } from './app/notify.js';
@@ -9,9 +9,16 @@ import { Login } from './ui/Login.js';
 import { Shell } from './ui/Shell.js';
 import './styles.css';
 
+/** A signed-in client, started: its registration and first page are on their way. */
+function begin(credentials: Credentials & { userId: number }, signOut: () => void): App {
+  const app = new App(credentials, signOut);
+  startNotifications(app);
+  app.start();
+  return app;
+}
+
 function Root() {
   const [credentials, setCredentials] = useState<Credentials | undefined>(loadSession());
-  const [app, setApp] = useState<App | undefined>(undefined);
 
   const signOut = () => {
     saveSession(undefined);
@@ -19,14 +26,19 @@ function Root() {
     history.replaceState(null, '', '/');
   };
 
+  // A saved session starts its client during the first render, not in an effect (effects run
+  // after the first paint): POST /register and the first page leave a frame or more sooner.
+  const [app, setApp] = useState<App | undefined>(() => (credentials?.userId ? begin({ ...credentials, userId: credentials.userId }, signOut) : undefined));
+  const startedEarly = useRef(app);
+
   useEffect(() => {
+    const early = startedEarly.current;
+    startedEarly.current = undefined;
     if (!credentials?.userId) {
       setApp(undefined);
       return;
     }
-    const next = new App({ ...credentials, userId: credentials.userId }, signOut);
-    startNotifications(next);
-    next.start();
+    const next = early ?? begin({ ...credentials, userId: credentials.userId }, signOut);
     setApp(next);
     return () => next.stop();
   }, [credentials]);

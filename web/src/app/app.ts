@@ -6,7 +6,7 @@
 import { batch, signal } from '@preact/signals';
 import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
 import { EventQueue, type Registration } from '../state/event-queue.js';
-import { MessageStore } from '../state/messages.js';
+import { MessageStore, type FetchedPage } from '../state/messages.js';
 import { apiNarrow, HOME, narrowKey, type Narrow } from '../state/narrow.js';
 import type { Message, ServerEvent, Subscription, User } from '../state/types.js';
 import { Unread, type UnreadCounts, type UnreadSeed } from '../state/unread.js';
@@ -16,6 +16,8 @@ import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
 import { loadEmoji, type EmojiData } from './emoji.js';
 import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
+import { namesIn, type SeenNames } from '../state/seen-names.js';
+import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 
 export const PAGE_SIZE = 100;
 const PRESENCE_EVERY_MS = 60_000;
@@ -69,11 +71,16 @@ export class App {
   private mutingChangedSince = false;
   /** Narrows whose first page is being fetched (not asked twice). */
   private readonly inFlight = new Set<string>();
+  private readonly topicsInFlight = new Set<number>();
+  /** Settles when the newest page asked for by `load` is here (or failed). */
+  private pageAsked: Promise<void> = Promise.resolve();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: UnreadCounts | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first screen's page, asked for alongside the first registration. */
   private firstPage: FirstPage | undefined;
+  /** Names read from the first page's messages: shown until the registration brings the real lists. */
+  private namesSeen: SeenNames = { users: new Map(), channels: new Map() };
 
   constructor(readonly credentials: Credentials & { userId: number }, private readonly signOut: () => void) {
     this.api = new Api(credentials);
@@ -94,13 +101,14 @@ export class App {
   }
 
   start(): void {
+    // The first screen's page is asked for before the registration, not after it: the server answers
+    // the small request first, and the page is shown as soon as it is here (showFirstPage).
+    this.firstPage = prefetchFirstPage(this.api, PAGE_SIZE);
+    if (this.firstPage) void this.showFirstPage(this.firstPage);
     this.queue.run().catch((error: unknown) => {
       if (error instanceof ApiFailure && error.status === 401) this.signOut();
       else this.fail(error);
     });
-    // In parallel with the registration, not after it: the page load's longest chain is one round trip shorter.
-    this.firstPage = prefetchFirstPage(this.api, PAGE_SIZE);
-    this.firstPage?.page.catch(() => {});
     this.reportPresence();
     this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
   }
@@ -136,8 +144,12 @@ export class App {
 
   private registered(r: Registration, again: boolean): void {
     this.registration = r;
+    const first = again ? undefined : this.firstPage;
+    this.firstPage = undefined;
     batch(() => {
-      this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
+      // The first registration keeps what is shown (only the first page, fetched alongside it); a
+      // new one after a lost queue starts afresh: the server's answer is the truth again.
+      if (again) this.messages = new MessageStore(this.selfId, (m) => this.messageMuted(m));
       this.unread = new Unread(this.selfId, r.unread_msgs as UnreadSeed);
       this.topicPolicies = new TopicPolicies((r.user_topics as UserTopic[] | undefined) ?? []);
       this.drafts = sortDrafts((r.drafts as Draft[] | undefined) ?? []);
@@ -145,7 +157,7 @@ export class App {
       this.users = new Map(((r.realm_users as User[]) ?? []).map((u) => [u.user_id, u]));
       for (const bot of (r.realm_non_active_users as User[]) ?? []) this.users.set(bot.user_id, { ...bot, is_active: false });
       this.subscriptions = new Map(((r.subscriptions as Subscription[]) ?? []).map((s) => [s.stream_id, s]));
-      this.channels = new Map(((r.streams as { stream_id: number; name: string; description: string; invite_only: boolean }[]) ?? []).map((s) => [s.stream_id, s]));
+      this.channels = new Map(channelsOf(r).map((s) => [s.stream_id, s]));
       this.realm = {
         name: String(r.realm_name ?? 'Parley'),
         description: String(r.realm_description ?? ''),
@@ -160,34 +172,52 @@ export class App {
       this.changed();
     });
     if (!this.emoji && typeof r.server_emoji_data_url === 'string') loadEmoji(r.server_emoji_data_url).then((e) => ((this.emoji = e), this.changed()), () => {});
-    const first = again ? undefined : this.firstPage;
-    this.firstPage = undefined;
-    if (first) void this.adoptFirstPage(first, Number(r.max_message_id ?? 0));
+    if (first) void this.catchUpFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
-    if (!first || narrowKey(first.narrow) !== narrowKey(this.narrow.value)) void this.load(this.narrow.value, again);
+    // Otherwise this fetches only what the first page does not cover (a failed one, another narrow).
+    void this.load(this.narrow.value, again);
   }
 
-  /** The page fetched alongside the registration goes in once it is there; then any message between the two snapshots. */
-  private async adoptFirstPage(first: FirstPage, maxMessageId: number): Promise<void> {
+  /**
+   * The page asked for at start goes in as soon as it is here, registered or not: the messages are
+   * drawn without waiting for the registration (names from the messages until it comes).
+   */
+  private async showFirstPage(first: FirstPage): Promise<void> {
+    const store = this.messages;
     const key = narrowKey(first.narrow);
     this.inFlight.add(key);
-    let refetch = false;
+    let page: FetchedPage | undefined;
     try {
-      const page = await first.page;
-      this.messages.addPage(first.narrow, page, 'around');
-      this.changed();
-      const missed = catchUp(this.api, first.narrow, page, maxMessageId, PAGE_SIZE);
-      const newer = missed && (await missed);
-      if (newer && newer.found_newest) this.messages.addPage(first.narrow, newer, 'newer');
-      refetch = newer !== undefined && !newer.found_newest;
-      if (newer) this.changed();
+      page = await first.page;
     } catch {
-      // The prefetch failed (a network blip): the ordinary fetch takes over.
-      refetch = true;
+      // A network blip: the ordinary fetch takes over (now, or once registered).
     } finally {
       this.inFlight.delete(key);
     }
-    if (refetch) await this.load(first.narrow, true);
+    if (this.messages !== store) return;
+    if (!page) return void this.load(first.narrow, false);
+    this.namesSeen = namesIn(page, this.namesSeen);
+    store.addPage(first.narrow, page, 'around');
+    this.changed();
+  }
+
+  /** Once registered: the messages after the first page's newest, if one arrived between the two snapshots. */
+  private async catchUpFirstPage(first: FirstPage, maxMessageId: number): Promise<void> {
+    const store = this.messages;
+    const page = await first.page.catch(() => undefined);
+    if (!page) return;
+    try {
+      const missed = catchUp(this.api, first.narrow, page, maxMessageId, PAGE_SIZE);
+      const newer = missed && (await missed);
+      if (!newer || this.messages !== store) return;
+      if (!newer.found_newest) return void this.load(first.narrow, true);
+      // Usually nothing (max_message_id is the newest anywhere, not in this narrow): no re-render then.
+      if (!newer.messages.length) return;
+      store.addPage(first.narrow, newer, 'newer');
+      this.changed();
+    } catch {
+      await this.load(first.narrow, true);
+    }
   }
 
   private applyEvents(events: ServerEvent[]): void {
@@ -205,11 +235,11 @@ export class App {
   }
 
   userName(id: number): string {
-    return this.users.get(id)?.full_name ?? `user ${id}`;
+    return this.users.get(id)?.full_name ?? this.namesSeen.users.get(id) ?? `user ${id}`;
   }
 
   channelName(id: number): string {
-    return this.subscriptions.get(id)?.name ?? this.channels.get(id)?.name ?? `channel ${id}`;
+    return this.subscriptions.get(id)?.name ?? this.channels.get(id)?.name ?? this.namesSeen.channels.get(id) ?? `channel ${id}`;
   }
 
   isMuted(streamId: number): boolean {
@@ -263,7 +293,9 @@ export class App {
     this.inFlight.add(key);
     this.loading.value = true;
     try {
-      const page = await newestPage(this.api, narrow, size);
+      const asked = newestPage(this.api, narrow, size);
+      this.pageAsked = asked.then(() => {}, () => {});
+      const page = await asked;
       this.messages.addPage(narrow, page, 'around');
       this.changed();
     } catch (error) {
@@ -283,7 +315,7 @@ export class App {
     this.loading.value = true;
     try {
       const page = await this.api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean }>('/messages', {
-        anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: false,
+        anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true,
       });
       this.messages.addPage(narrow, page, 'older');
       this.changed();
@@ -310,22 +342,21 @@ export class App {
     }, 150);
   }
 
+  /** A channel's topics (newest first); asked once at a time (the sidebar asks on each render until they are here). */
   async loadTopics(streamId: number): Promise<void> {
+    if (this.topicsInFlight.has(streamId)) return;
+    this.topicsInFlight.add(streamId);
     try {
+      // The messages first: a channel's topics asked at the same time as its page arrived first as
+      // often as not, and their re-render delayed the messages being drawn.
+      await this.pageAsked;
       const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
       this.topics.set(streamId, answer.topics);
       this.changed();
     } catch (error) {
       this.fail(error);
+    } finally {
+      this.topicsInFlight.delete(streamId);
     }
   }
 }
-
-/** What the client registers for: rendered HTML, full avatars, slim presence, and the capabilities it understands. */
-const REGISTER_PARAMS = {
-  apply_markdown: true,
-  client_gravatar: false,
-  slim_presence: true,
-  include_subscribers: false,
-  client_capabilities: { notification_settings_null: true, bulk_message_deletion: true, user_avatar_url_field_optional: false, stream_typing_notifications: true, user_settings_object: true, empty_topic_name: true },
-};

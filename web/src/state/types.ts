@@ -39,7 +39,9 @@ export interface User {
   user_id: number;
   email: string;
   full_name: string;
+  /** Null: Gravatar, computed by the client (`client_gravatar`); absent: not sent (`user_avatar_url_field_optional`). */
   avatar_url?: string | null;
+  avatar_version?: number;
   role?: number;
   is_active?: boolean;
   is_bot?: boolean;

@@ -1,11 +1,12 @@
-/** A user's avatar (their image, else their initial) with a presence dot. */
+/** A user's avatar (their image, Gravatar's, else their initial) and presence dot. */
 import { useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
+import { avatarSource } from '../state/gravatar.js';
 
 const ACTIVE_SECONDS = 140;
 
-export function Avatar({ app, userId, url, name }: { app: App; userId: number; url?: string | null; name: string }) {
-  const src = url ?? app.user(userId)?.avatar_url;
+export function Avatar({ app, userId, url, email, name }: { app: App; userId: number; url?: string | null; email?: string; name: string }) {
+  const src = avatarSource(url, app.user(userId), email);
   // An avatar that cannot load (an external service out of reach) falls back to the initial.
   const [broken, setBroken] = useState(false);
   return (

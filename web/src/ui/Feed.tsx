@@ -1,5 +1,5 @@
 /** The message feed of the current narrow: virtualised rows, history paging at the top, stuck to the bottom for new messages, read as seen. */
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { feedRows, type FeedRow } from '../state/feed.js';
 import { narrowKey } from '../state/narrow.js';
@@ -9,6 +9,8 @@ import { ConversationHeader, MessageRow } from './MessageRow.js';
 
 const NEAR_TOP_PX = 400;
 const NEAR_BOTTOM_PX = 80;
+/** A conversation header's height as drawn (styles.css): a close estimate spares a re-measure and a scroll correction per row. */
+const HEADER_PX = 42;
 
 export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) => void }) {
   app.revision.value;
@@ -24,7 +26,7 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? 36 : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 8,
   });
@@ -51,6 +53,10 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
   }, [rows]);
 
   const markVisible = useReadOnSight(app, scroller, virtualizer, rows);
+  // One ref function for all rows, as TanStack's own adapters pass it: a new one on each render made
+  // Preact detach and attach every row's ref, and each attach measured the row again (a forced
+  // layout per row per render). Rows are measured when mounted, then by the virtualizer's ResizeObserver.
+  const measure = useCallback((el: HTMLDivElement | null) => virtualizer.measureElement(el), [virtualizer]);
 
   // The cursor moved (keys or a click): its message is brought into view; MessageRow focuses it.
   const selected = app.selected.value;
@@ -84,7 +90,7 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
         {items.map((item) => {
           const row = rows[item.index]!;
           return (
-            <div key={item.key} data-index={item.index} ref={(el) => { if (el) virtualizer.measureElement(el); }} class="feed-row" style={{ transform: `translateY(${item.start}px)` }}>
+            <div key={item.key} data-index={item.index} ref={measure} class="feed-row" style={{ transform: `translateY(${item.start}px)` }}>
               {row.kind === 'header' ? <ConversationHeader app={app} row={row} /> : <MessageRow app={app} row={row} onReply={onReply} selected={row.message.id === selected} />}
             </div>
           );

@@ -13,6 +13,11 @@ import { editMessage, deleteMessage, moveTopic, setTopicVisibility, toggleReacti
 import { mutePolicy, VisibilityPolicy } from '../state/topic-policy.js';
 import { Avatar, Lock } from './Avatar.js';
 
+// Formatters made once: toLocale*String with options builds one on every call (each row, each render).
+const DAY = new Intl.DateTimeFormat();
+const CLOCK = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+const MOMENT = new Intl.DateTimeFormat([], { dateStyle: 'medium', timeStyle: 'short' });
+
 export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRow, { kind: 'header' }> }) {
   const c = row.conversation;
   if (c.type === 'channel') {
@@ -30,7 +35,7 @@ export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRo
             }}>✎</button>
         )}
         <TopicVisibility app={app} streamId={c.streamId} topic={c.topic} />
-        <time class="conv-date">{new Date(row.date * 1000).toLocaleDateString()}</time>
+        <time class="conv-date">{DAY.format(row.date * 1000)}</time>
       </div>
     );
   }
@@ -39,7 +44,7 @@ export function ConversationHeader({ app, row }: { app: App; row: Extract<FeedRo
       <a href="#" onClick={(e) => (e.preventDefault(), app.go(dmNarrow(c.userIds)))}>
         {c.userIds.length === 1 && c.userIds[0] === app.selfId ? 'Notes to self' : `You and ${c.userIds.map((id) => app.userName(id)).join(', ')}`}
       </a>
-      <time class="conv-date">{new Date(row.date * 1000).toLocaleDateString()}</time>
+      <time class="conv-date">{DAY.format(row.date * 1000)}</time>
     </div>
   );
 }
@@ -91,12 +96,12 @@ export function MessageRow({ app, row, onReply, selected }: { app: App; row: Ext
     <article ref={article} class={`message${row.continued ? ' continued' : ''}${unread ? ' unread' : ''}${m.local_id ? ' pending' : ''}${m.failed ? ' failed' : ''}${selected ? ' selected' : ''}`}
       data-message-id={m.id} aria-label={`Message from ${m.sender_full_name}`} aria-current={selected ? 'true' : undefined} tabIndex={selected ? 0 : -1}
       onClick={(e) => server && !(e.target as HTMLElement).closest('a, button, textarea, input, .emoji-picker') && (app.selected.value = m.id)}>
-      {!row.continued && <Avatar app={app} userId={m.sender_id} url={m.avatar_url} name={m.sender_full_name} />}
+      {!row.continued && <Avatar app={app} userId={m.sender_id} url={m.avatar_url} email={m.sender_email} name={m.sender_full_name} />}
       <div class="message-body">
         {!row.continued && (
           <div class="message-meta">
             <span class="sender">{m.sender_full_name}</span>
-            <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{new Date(m.timestamp * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>
+            <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{CLOCK.format(m.timestamp * 1000)}</time>
           </div>
         )}
         {editing === undefined ? (
@@ -160,7 +165,7 @@ function Reactions({ app, message }: { app: App; message: Message }) {
 function localTimes(root: HTMLElement): void {
   for (const t of root.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
     const when = new Date(t.dateTime);
-    if (!Number.isNaN(when.getTime())) t.textContent = when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+    if (!Number.isNaN(when.getTime())) t.textContent = MOMENT.format(when);
   }
 }
 

@@ -18,7 +18,7 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
   const currentKey = view === 'feed' ? narrowKey(current) : '';
   const currentChannel = term(current, 'channel');
   const currentTopic = term(current, 'topic');
-  const subs = [...app.subscriptions.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || a.name.localeCompare(b.name));
+  const subs = [...app.subscriptions.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || byName.compare(a.name, b.name));
   const link = (narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls = '', name?: string) => (
     <a href={narrowPath(narrow)} data-name={name} class={`nav-link ${cls}${narrowKey(narrow) === currentKey ? ' current' : ''}`} aria-current={narrowKey(narrow) === currentKey ? 'page' : undefined}
       onClick={(e) => (e.preventDefault(), onNavigate(narrow))}>
@@ -107,7 +107,7 @@ function People({ app, link }: { app: App; link: (narrow: Narrow, label: preact.
   const q = filter.toLowerCase();
   const people = [...app.users.values()]
     .filter((u) => u.is_active !== false && !u.is_bot && (!q || u.full_name.toLowerCase().includes(q) || u.email.toLowerCase().includes(q)))
-    .sort((a, b) => Number(active(b.user_id)) - Number(active(a.user_id)) || a.full_name.localeCompare(b.full_name));
+    .sort((a, b) => Number(active(b.user_id)) - Number(active(a.user_id)) || byName.compare(a.full_name, b.full_name));
   return (
     <>
       <h2>People</h2>
@@ -123,6 +123,8 @@ function People({ app, link }: { app: App; link: (narrow: Narrow, label: preact.
 }
 
 const PEOPLE_SHOWN = 60;
+/** One collator for the sidebar's sorts: String.localeCompare builds a comparison per call (a thousand people took tens of ms per render). */
+const byName = new Intl.Collator();
 
 /** Conversations with unread messages first, then those registered as recent, then those seen since. */
 function recentDms(app: App): number[][] {
