@@ -11,7 +11,7 @@ import type { HostParts } from './admin-hosts.js';
 import { configFromEnv, type Config } from './config.js';
 import { ControlUnavailable, requestBackup, requestCommand } from './ops/control.js';
 import type { AdminOptions } from './organization-admin.js';
-import { isOrganizationCommand, type OrganizationCommand } from './organization-commands.js';
+import { isOrganizationCommand, type OrganizationCommand } from './domain/organization-commands.js';
 import type { Values } from './cli-commands.js';
 import type { BackupResult } from './store/backup.js';
 import type { Database } from './store/database.js';
