@@ -196,6 +196,8 @@ export async function runDiskCycles(options: DiskCycleOptions): Promise<DiskRepo
             contents.add(content);
             const response = await api.post('/messages', { type: 'stream', to: 'Denmark', topic: `disk ${w}`, content });
             answered('a send', response.status, response.body);
+            // Refused (the disk is full): a pause, not a spin of refusals that only costs CPU.
+            if (response.status === 503) await sleep(20);
             if (response.status === 200) {
               const id = response.body.id as number;
               const known = messages.get(id);
@@ -214,6 +216,7 @@ export async function runDiskCycles(options: DiskCycleOptions): Promise<DiskRepo
               if (response.body?.code === 'REACTION_ALREADY_EXISTS') continue;
               answered('a reaction', response.status, response.body);
               if (response.status === 200) reactions.add(key);
+              if (response.status === 503) await sleep(20);
             } finally {
               reacting.delete(key);
             }
