@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   if (command === 'backup') return backupCommand(config, line);
   if (command === 'restore') return restoreCommand(config, line);
   if (isOrganizationCommand(command)) return organizationCommand(config, command, adminOptions(line));
-  const { ORGANIZATION_STORE_COMMANDS } = await loadStore();
+  const { ORGANIZATION_STORE_COMMANDS } = await import('./cli-commands.js');
   if (command !== 'init' && !ORGANIZATION_STORE_COMMANDS[command]) fail(`unknown command '${command}'\n\n${USAGE}`);
   return storeCommand(config, command, line);
 }
