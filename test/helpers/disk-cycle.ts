@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from 'n
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { login, type Api } from './client.js';
-import { freePort, TEST_NODE_ARGS } from './temp.js';
+import { freePort, TEST_NODE_ARGS, childEnv } from './temp.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -116,7 +116,7 @@ function spawnServer(script: string, env: Record<string, string>, logPath: strin
   const started = performance.now();
   // Its log (stderr) goes to the volume that fills up: logging must never block or kill it.
   const logFd = openSync(logPath, 'a');
-  const child = spawn(process.execPath, [...TEST_NODE_ARGS, script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', logFd] });
+  const child = spawn(process.execPath, [...TEST_NODE_ARGS, script], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', logFd] });
   closeSync(logFd);
   const stderr: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -28,3 +28,16 @@ export function tempDataDir(): string {
  * cost of tests preloaded (test-hash-cost.ts), the same module instance the script then imports.
  */
 export const TEST_NODE_ARGS: readonly string[] = ['--import', new URL('./test-hash-cost.js', import.meta.url).href];
+
+/**
+ * The environment of a server or CLI process a test starts: this process's, with `extra`, minus
+ * the hook tap puts in NODE_OPTIONS for its own bookkeeping (@tapjs/processinfo, which records
+ * each process for coverage; coverage is off). It costs every process 0.3 CPU-s at its start.
+ */
+export function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  const options = (env.NODE_OPTIONS ?? '').split(/\s+/).filter((option) => option && !option.includes('@tapjs/processinfo'));
+  if (options.length > 0) env.NODE_OPTIONS = options.join(' ');
+  else delete env.NODE_OPTIONS;
+  return env;
+}
