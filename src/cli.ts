@@ -7,20 +7,25 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { buildFor, closeServices, standaloneHost, type HostParts } from './admin-hosts.js';
-import { loadOrCreateOrganization } from './bootstrap.js';
-import { ORGANIZATION_STORE_COMMANDS, type Values } from './cli-commands.js';
+import type { HostParts } from './admin-hosts.js';
 import { configFromEnv, type Config } from './config.js';
 import { ControlUnavailable, requestBackup, requestCommand } from './ops/control.js';
-import { backup, isOrganizationCommand, organizationId, runOrganizationCommand, type AdminOptions, type OrganizationCommand } from './organization-admin.js';
+import type { AdminOptions } from './organization-admin.js';
+import { isOrganizationCommand, type OrganizationCommand } from './domain/organization-commands.js';
+import type { Values } from './cli-commands.js';
 import type { BackupResult } from './store/backup.js';
-import { uploadStoresOnDisk } from './store/backup-files.js';
-import { Counters } from './store/counters.js';
-import { Database } from './store/database.js';
-import { Organization } from './store/organization.js';
-import { restoreOrganizations } from './store/restore.js';
-import { Transaction } from './store/transaction.js';
+import type { Database } from './store/database.js';
+
+// What works on a stopped server's data (the store, the organizations' services) is imported by
+// the commands that need it: a command the running server carries out loads a third as much.
+const loadStore = async () => {
+  const [hosts, bootstrap, commands, admin, files, counters, database, organization, restore, transaction, { pino }] = await Promise.all([
+    import('./admin-hosts.js'), import('./bootstrap.js'), import('./cli-commands.js'), import('./organization-admin.js'),
+    import('./store/backup-files.js'), import('./store/counters.js'), import('./store/database.js'), import('./store/organization.js'),
+    import('./store/restore.js'), import('./store/transaction.js'), import('pino'),
+  ]);
+  return { ...hosts, ...bootstrap, ...commands, ...admin, ...files, ...counters, ...database, ...organization, ...restore, ...transaction, pino };
+};
 
 const USAGE = `usage: npm run cli -- <command> [options]
 
@@ -103,6 +108,7 @@ async function main(): Promise<void> {
   if (command === 'backup') return backupCommand(config, line);
   if (command === 'restore') return restoreCommand(config, line);
   if (isOrganizationCommand(command)) return organizationCommand(config, command, adminOptions(line));
+  const { ORGANIZATION_STORE_COMMANDS } = await import('./cli-commands.js');
   if (command !== 'init' && !ORGANIZATION_STORE_COMMANDS[command]) fail(`unknown command '${command}'\n\n${USAGE}`);
   return storeCommand(config, command, line);
 }
@@ -124,6 +130,7 @@ async function openStore(config: Config, create: boolean): Promise<HostParts> {
   const where = `${resolve(config.dataDir)} (PARLEY_DATA_DIR)`;
   const noOrganization = `no organization in ${where}: check the path, or create one with 'init' (or by starting the server there)`;
   if (!create && !existsSync(join(config.dataDir, 'CURRENT'))) fail(noOrganization);
+  const { Counters, Database, Organization, pino } = await loadStore();
   let db: Database;
   try {
     db = await Database.open(config.dataDir, { sync: true });
@@ -147,6 +154,7 @@ async function organizationCommand(config: Config, command: OrganizationCommand,
   } catch (error) {
     if (!(error instanceof ControlUnavailable)) fail(`${command} refused: ${(error as Error).message}`);
     const parts = await openStore(config, false);
+    const { runOrganizationCommand, standaloneHost } = await loadStore();
     const host = standaloneHost(parts);
     try {
       lines = await runOrganizationCommand(host, command, options);
@@ -164,6 +172,7 @@ async function organizationCommand(config: Config, command: OrganizationCommand,
 async function storeCommand(config: Config, command: string, { values }: CommandLine): Promise<void> {
   const parts = await openStore(config, command === 'init');
   const { db } = parts;
+  const { buildFor, closeServices, loadOrCreateOrganization, organizationId, ORGANIZATION_STORE_COMMANDS, standaloneHost, Transaction } = await loadStore();
   if (command === 'init') {
     const { org, services } = await loadOrCreateOrganization(db, parts.counters, config, Date.now(), print, buildFor(parts));
     print(`organization '${org.realm.name}' is ready in ${config.dataDir}`);
@@ -192,6 +201,7 @@ async function backupCommand(config: Config, { positionals, values }: CommandLin
   } catch (error) {
     if (!(error instanceof ControlUnavailable)) fail(`backup failed: ${(error as Error).message}`);
     if (!existsSync(join(dataDir, 'CURRENT'))) fail(`no database in ${dataDir}`);
+    const { backup, Database, uploadStoresOnDisk } = await loadStore();
     let db: Database;
     try {
       db = await Database.open(dataDir, { sync: true });
@@ -219,6 +229,7 @@ async function backupCommand(config: Config, { positionals, values }: CommandLin
 async function restoreCommand(config: Config, { positionals, values }: CommandLine): Promise<void> {
   const dir = positionals[1];
   if (!dir) fail('usage: npm run cli -- restore <dir> [--organization <subdomain>]');
+  const { restoreOrganizations } = await loadStore();
   try {
     const restored = await restoreOrganizations(resolve(dir), config.dataDir, values.organization);
     for (const entry of restored) {

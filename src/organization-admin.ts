@@ -17,6 +17,7 @@ import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import type { UploadStores } from './store/backup-files.js';
 import { Organization } from './store/organization.js';
+import type { OrganizationCommand } from './domain/organization-commands.js';
 
 export interface OrganizationHost {
   readonly config: Config;
@@ -44,12 +45,7 @@ export interface AdminOptions {
 }
 
 /** The commands a running server takes through its control socket (and `backup`, which has its own request). */
-export const ORGANIZATION_COMMANDS = ['create-organization', 'list-organizations', 'deactivate-organization', 'reactivate-organization'] as const;
-export type OrganizationCommand = (typeof ORGANIZATION_COMMANDS)[number];
-
-export function isOrganizationCommand(command: string): command is OrganizationCommand {
-  return (ORGANIZATION_COMMANDS as readonly string[]).includes(command);
-}
+export { isOrganizationCommand, ORGANIZATION_COMMANDS, type OrganizationCommand } from './domain/organization-commands.js';
 
 /** Runs one command; resolves with the lines to print. */
 export async function runOrganizationCommand(host: OrganizationHost, command: OrganizationCommand, options: AdminOptions): Promise<string[]> {

@@ -67,6 +67,12 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The request validators, compiled (each on first use) once per process: they hold no server's
+ * state, and a process that starts many servers (the test suite) compiles each schema once.
+ */
+let sharedValidators: ReturnType<typeof compileValidators> | undefined;
+
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const uws = loadUws();
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -74,7 +80,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const print = options.print ?? ((line: string) => process.stdout.write(line + '\n'));
   await checkStartup(config);
   const db = await openDatabase(config, logger);
-  const validators = compileValidators(SCHEMAS);
+  const validators = (sharedValidators ??= compileValidators(SCHEMAS));
   const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators) };
   const organizations = new Organizations(parts);
   if (options.cluster) await options.cluster.attach(parts, organizations);

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { login } from './client.js';
-import { freePort, tempDataDir } from './server.js';
+import { freePort, tempDataDir, TEST_NODE_ARGS, childEnv } from './temp.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -67,7 +67,7 @@ interface Spawned {
 
 function spawnServer(env: Record<string, string>): Spawned {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...TEST_NODE_ARGS, 'dist/src/main.js'], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

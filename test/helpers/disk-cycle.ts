@@ -10,7 +10,7 @@ import { closeSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from 'n
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { login, type Api } from './client.js';
-import { freePort } from './server.js';
+import { freePort, TEST_NODE_ARGS, childEnv } from './temp.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -116,7 +116,7 @@ function spawnServer(script: string, env: Record<string, string>, logPath: strin
   const started = performance.now();
   // Its log (stderr) goes to the volume that fills up: logging must never block or kill it.
   const logFd = openSync(logPath, 'a');
-  const child = spawn(process.execPath, [script], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', logFd] });
+  const child = spawn(process.execPath, [...TEST_NODE_ARGS, script], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', logFd] });
   closeSync(logFd);
   const stderr: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -196,6 +196,8 @@ export async function runDiskCycles(options: DiskCycleOptions): Promise<DiskRepo
             contents.add(content);
             const response = await api.post('/messages', { type: 'stream', to: 'Denmark', topic: `disk ${w}`, content });
             answered('a send', response.status, response.body);
+            // Refused (the disk is full): a pause, not a spin of refusals that only costs CPU.
+            if (response.status === 503) await sleep(20);
             if (response.status === 200) {
               const id = response.body.id as number;
               const known = messages.get(id);
@@ -214,6 +216,7 @@ export async function runDiskCycles(options: DiskCycleOptions): Promise<DiskRepo
               if (response.body?.code === 'REACTION_ALREADY_EXISTS') continue;
               answered('a reaction', response.status, response.body);
               if (response.status === 200) reactions.add(key);
+              if (response.status === 503) await sleep(20);
             } finally {
               reacting.delete(key);
             }

@@ -10,6 +10,13 @@ export { IAGO, HAMLET, OTHELLO, CORDELIA, VERONA, DENMARK, SCOTLAND } from './de
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The pause before look number `look` (from 0) of a wait that looks over HTTP: 10 ms, growing by
+ * half up to 100 ms. Each look costs the client and the server a request; a wait of seconds (a
+ * delivery due on the real clock) took hundreds of them at a fixed 10 ms.
+ */
+export const pollPause = (look: number) => Math.min(100, Math.round(10 * 1.5 ** look));
+
 /** A registered queue as a client sees it: who polls it, its id, and the newest event id seen. */
 export interface Queue {
   api: Api;
@@ -43,11 +50,11 @@ export async function take(queue: Queue): Promise<any[]> {
 export async function takeUntil(queue: Queue, done: (events: any[]) => boolean, what: string, ms = 60_000): Promise<any[]> {
   const until = Date.now() + ms;
   const events: any[] = [];
-  for (;;) {
+  for (let look = 0; ; look++) {
     events.push(...(await take(queue)));
     if (done(events)) return events;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(events).slice(0, 500)}`);
-    await delay(10);
+    await delay(pollPause(look));
   }
 }
 

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { REPO_ROOT } from './events.js';
-import { freePort, tempDataDir } from './server.js';
+import { freePort, tempDataDir, TEST_NODE_ARGS, childEnv } from './temp.js';
 
 /** The environment of a durable server process (PARLEY_SYNC=1) on a fresh data directory and a free port. */
 export async function durableServerEnv(extra: Record<string, string> = {}): Promise<{ dataDir: string; env: Record<string, string> }> {
@@ -23,7 +23,7 @@ export async function killAndRemove(child: ChildProcess, dataDir: string): Promi
  */
 export function startProcess(env: Record<string, string>, limitMs = 60_000): Promise<{ child: ChildProcess; url: string; stderr: string[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...TEST_NODE_ARGS, 'dist/src/main.js'], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     const stderr: string[] = [];
     let buffered = '';
     const timer = setTimeout(() => {
@@ -54,7 +54,7 @@ export function exited(child: ChildProcess): Promise<void> {
 /** Runs the admin CLI (dist/src/cli.js) with `env` added to this process's environment; resolves when it exits. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/cli.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...TEST_NODE_ARGS, 'dist/src/cli.js', ...args], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -67,7 +67,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
 /** Runs the server process to its exit (a start that must fail): its exit code and what it printed. */
 export function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, PARLEY_DRAIN_SECONDS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...TEST_NODE_ARGS, 'dist/src/main.js'], { cwd: REPO_ROOT, env: childEnv({ PARLEY_DRAIN_SECONDS: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);

@@ -1,8 +1,5 @@
 /** Starts real servers for tests: a free port, a temporary data directory, the demo organization. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { pino } from 'pino';
 import { configFromEnv, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server.js';
@@ -10,26 +7,13 @@ import type { Clock } from '../../src/services.js';
 import { apiEmail } from '../../src/domain/users.js';
 import { setPasswordHashCost } from '../../src/domain/credentials.js';
 import { Api } from './client.js';
+import { freePort, tempDataDir } from './temp.js';
 
 // Servers started in a test process hash passwords at the test cost (see credentials.ts): the unit
 // test checks the production cost, and a test that needs a slow check sets 'full' again.
 setPasswordHashCost('test');
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-export function tempDataDir(): string {
-  return mkdtempSync(join(tmpdir(), 'parley-test-'));
-}
+export { freePort, tempDataDir } from './temp.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;

@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../helpers/events.js';
 import { exited, runToExit, startProcess } from '../helpers/process.js';
-import { freePort, tempDataDir } from '../helpers/server.js';
+import { freePort, tempDataDir, TEST_NODE_ARGS, childEnv } from '../helpers/temp.js';
 
 
 test('a second server on a port in use is refused, and the first keeps all the traffic', async (t) => {
@@ -79,7 +79,7 @@ test('PARLEY_DEMO=1 on a data directory that holds an organization says it is ig
   const plain = await startProcess({ ...env, PARLEY_DEMO: '0' });
   plain.child.kill('SIGTERM');
   await exited(plain.child);
-  const demo = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env, PARLEY_DEMO: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const demo = spawn(process.execPath, [...TEST_NODE_ARGS, 'dist/src/main.js'], { cwd: REPO_ROOT, env: childEnv({ ...env, PARLEY_DEMO: '1' }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   demo.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   while (!out.includes('Parley listening on') && demo.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));

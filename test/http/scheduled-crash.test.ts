@@ -6,7 +6,7 @@
  */
 import { test } from 'tap';
 import { login, type Api } from '../helpers/client.js';
-import { delay } from '../helpers/events.js';
+import { delay, pollPause } from '../helpers/events.js';
 import { durableServerEnv, exited, killAndRemove, startProcess } from '../helpers/process.js';
 import { VERONA } from '../helpers/demo-ids.js';
 import { DELIVERY_TIME_IN_PAST } from '../../src/domain/scheduled-messages.js';
@@ -58,7 +58,7 @@ test('kill -9 around a delivery: every scheduled message is sent exactly once', 
     server = await startProcess(env);
     hamlet = await login(server.url, 'hamlet@example.com');
     const until = Date.now() + 60_000;
-    while ((await pending(hamlet)) > 0 && Date.now() < until) await delay(20);
+    for (let look = 0; (await pending(hamlet)) > 0 && Date.now() < until; look++) await delay(pollPause(look));
     t.equal(await pending(hamlet), 0, `cycle ${cycle} (kill at ${offset} ms): nothing left waiting`);
     const response = await hamlet.get('/messages', { anchor: 'newest', num_before: 1000, num_after: 0, narrow: [{ operator: 'channel', operand: VERONA }, { operator: 'topic', operand: topic }], apply_markdown: false });
     const counts = new Map<string, number>();

@@ -7,7 +7,7 @@
 import { test, type Test } from 'tap';
 import type { Api } from '../helpers/client.js';
 import { clientFor } from '../helpers/server.js';
-import { delay, ofType, register, take, takeUntil } from '../helpers/events.js';
+import { delay, ofType, pollPause, register, take, takeUntil } from '../helpers/events.js';
 import { setRealm, world } from '../helpers/world.js';
 import { BOT, CORE_TEAM, DENMARK, MESSAGES_CLOCK_START, VERONA, error, messageWorld, send } from '../helpers/messages.js';
 import { HAMLET, IAGO, OTHELLO } from '../helpers/demo-ids.js';
@@ -31,9 +31,9 @@ async function schedule(api: Api, params: Record<string, unknown>): Promise<numb
 /** Waits (bounded, in real time) until `check` holds. */
 async function eventually(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
-  while (!(await check())) {
+  for (let look = 0; !(await check()); look++) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await delay(20);
+    await delay(pollPause(look));
   }
 }
 
