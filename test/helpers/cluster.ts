@@ -15,6 +15,7 @@ import type { Services } from '../../src/services.js';
 import { Api } from './client.js';
 import { addDemoOrganization } from './organizations.js';
 import { freePort, startTestServer, tempDataDir } from './server.js';
+import { childEnv, TEST_NODE_ARGS } from './temp.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -166,7 +167,7 @@ export class LocalCluster {
       PARLEY_CLUSTER_LEASE_SECONDS: String(this.leaseSeconds),
       ...this.nodeEnv,
     };
-    const child = new Child(spawn(process.execPath, ['--enable-source-maps', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = new Child(spawn(process.execPath, [...TEST_NODE_ARGS, '--enable-source-maps', MAIN], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
     await child.waitFor('forwarding on', 60_000);
     const node: ParleyNode = {
       name,
@@ -187,7 +188,7 @@ export class LocalCluster {
     cpSync(this.seedDir, dataDir, { recursive: true });
     const port = await freePort();
     const env = { ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_HOST: '127.0.0.1', PARLEY_EXTERNAL_URL: this.externalUrl, PARLEY_SYNC: '0', PARLEY_RATE_LIMIT: '0', PARLEY_DRAIN_SECONDS: '0', PARLEY_LOG_LEVEL: 'warn', ...this.nodeEnv };
-    const child = new Child(spawn(process.execPath, ['--enable-source-maps', MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = new Child(spawn(process.execPath, [...TEST_NODE_ARGS, '--enable-source-maps', MAIN], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
     await child.waitFor('listening');
     return {
       url: `http://127.0.0.1:${port}`,

@@ -10,6 +10,7 @@ import { DroppingDestination } from '../../src/log.js';
 import { REPO_ROOT, delay } from '../helpers/events.js';
 import { durableServerEnv, exited } from '../helpers/process.js';
 import { freePort } from '../helpers/server.js';
+import { childEnv } from '../helpers/temp.js';
 import { rmSync } from 'node:fs';
 
 const FULL = '/dev/full';
@@ -34,7 +35,7 @@ test('a server whose log is on a full device goes on serving', { skip: existsSyn
   const metricsPort = await freePort();
   const { dataDir, env } = await durableServerEnv({ PARLEY_LOG_LEVEL: 'info', PARLEY_METRICS_PORT: String(metricsPort) });
   const log = openSync(FULL, 'w');
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', log] });
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', log] });
   closeSync(log);
   t.teardown(async () => {
     child.kill('SIGKILL');

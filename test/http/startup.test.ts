@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Api, login } from '../helpers/client.js';
 import { freePort, startTestServer, tempDataDir } from '../helpers/server.js';
+import { childEnv } from '../helpers/temp.js';
 import { world } from '../helpers/world.js';
 
 test('ready line', async (t) => {
@@ -52,7 +53,7 @@ test('the real process: ready line, graceful SIGTERM, and no start on the slow f
   const dataDir = tempDataDir();
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const run = (env: Record<string, string>) => {
-    const child = spawn(process.execPath, [main], { env: { ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_DRAIN_SECONDS: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main], { env: childEnv({ PARLEY_DATA_DIR: dataDir, PARLEY_DRAIN_SECONDS: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
