@@ -4,13 +4,14 @@
  */
 import type { Services } from '../services.js';
 import { groupObjects } from './user-groups.js';
+import { recordNumber } from '../shared/record-number.js';
 
 /** `"realm_user_groups":[…]`. */
 export function groupListJson(services: Services, includeDeactivated: boolean): Buffer {
   const { org } = services;
   const cache = services.readCaches.registerTexts;
   // The realm record is replaced on change: its identity is part of the stamp through a counter.
-  const stamp = `${org.groups.version}:${org.users.version}:${realmStamp(services)}`;
+  const stamp = `${org.groups.version}:${org.users.version}:${recordNumber(org.realm)}`;
   const key = `groups${+includeDeactivated}`;
   const kept = cache.texts.get(key);
   if (kept !== undefined && kept.stamp === stamp) {
@@ -21,15 +22,4 @@ export function groupListJson(services: Services, includeDeactivated: boolean): 
   cache.texts.set(key, { stamp, json });
   cache.counts.built++;
   return json;
-}
-
-const realmIds = new WeakMap<object, number>();
-let nextRealmId = 0;
-
-/** A number per realm record (records are replaced, never mutated, on change). */
-function realmStamp(services: Services): number {
-  const realm = services.org.realm;
-  let id = realmIds.get(realm);
-  if (id === undefined) realmIds.set(realm, (id = ++nextRealmId));
-  return id;
 }

@@ -10,11 +10,12 @@
  */
 import type { RenderedMessage } from '../domain/markdown/index.js';
 import type { Services } from '../services.js';
+import { recordNumber } from '../shared/record-number.js';
 
 /** The state rendering reads (but for channels, see above), as one string; equal stamps, equal renders. */
 export function renderStamp(services: Services): string {
   const { org } = services;
-  return `${org.users.version}:${org.groups.version}:${services.attachments.version}:${services.realmEmoji.version}:${realmNumber(services)}`;
+  return `${org.users.version}:${org.groups.version}:${services.attachments.version}:${services.realmEmoji.version}:${recordNumber(org.realm)}`;
 }
 
 /** Keeps the render of a scheduled message's `content`, made at `stamp`. */
@@ -32,15 +33,4 @@ export function keptRender(services: Services, id: number, content: string): Ren
 
 export function dropRender(services: Services, id: number): void {
   services.readCaches.scheduledRenders.delete(id);
-}
-
-const realmNumbers = new WeakMap<object, number>();
-let nextRealmNumber = 0;
-
-/** A number per realm record (replaced, never mutated, on change): its linkifiers and settings. */
-function realmNumber(services: Services): number {
-  const realm = services.org.realm;
-  let number = realmNumbers.get(realm);
-  if (number === undefined) realmNumbers.set(realm, (number = ++nextRealmNumber));
-  return number;
 }
