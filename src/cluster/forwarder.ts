@@ -74,9 +74,18 @@ class OwnerCache {
     this.known.delete(realm);
   }
 
+  /** Hosts found to name an organization: a subdomain's id never changes, so each is parsed and read once (bounded). */
+  private readonly realms = new Map<string, number>();
+
   async realmOf(host: string): Promise<number | undefined> {
+    const known = this.realms.get(host);
+    if (known !== undefined) return known;
     const subdomain = subdomainOfHost(this.parts.rootUrl, host);
-    return subdomain === undefined ? undefined : Organization.idBySubdomain(this.parts.db, subdomain);
+    const realm = subdomain === undefined ? undefined : await Organization.idBySubdomain(this.parts.db, subdomain);
+    if (realm === undefined) return undefined;
+    if (this.realms.size >= 10_000) this.realms.clear();
+    this.realms.set(host, realm);
+    return realm;
   }
 }
 
