@@ -11,6 +11,7 @@ import { writeMessage } from '../../src/actions/message-send.js';
 import { rebuildSearchIndex } from '../../src/ops/search-rebuild.js';
 import type { UserRecord } from '../../src/domain/users.js';
 import { Transaction } from '../../src/store/transaction.js';
+import { SEARCH_LAYOUT_VERSION } from '../../src/store/search-index.js';
 import { random, sentence } from './text.js';
 import { basicAuth, newDataDir, Seeder } from './seed.js';
 
@@ -43,7 +44,8 @@ export interface SeededOrg {
   /** Seconds the seeding took (0 when the cache was used). */
   seedSeconds: number;
   /** The search index is complete (absent in caches seeded before the index was rebuilt after seeding). */
-  indexed?: boolean;
+  /** The search index layout the cached store was indexed with (a server would rebuild any other). */
+  indexed?: number | boolean;
 }
 
 /** Channel sizes of an organization of 20,000 (size, how many): every size class holds a similar share of the memberships. */
@@ -103,9 +105,9 @@ export async function organization(parameters: OrgParameters, log: (line: string
     log(`  organization from the cache ${cache}`);
   }
   const org = JSON.parse(readFileSync(shapeFile, 'utf8')) as SeededOrg;
-  if (!org.indexed) {
+  if (org.indexed !== SEARCH_LAYOUT_VERSION) {
     await indexSearch(join(cache, 'data'), log);
-    writeFileSync(shapeFile, JSON.stringify({ ...org, indexed: true }));
+    writeFileSync(shapeFile, JSON.stringify({ ...org, indexed: SEARCH_LAYOUT_VERSION }));
   }
   const dataDir = newDataDir('mixed');
   cpSync(join(cache, 'data'), dataDir, { recursive: true });

@@ -82,12 +82,13 @@ export type PrefixExpander = (prefix: string) => readonly string[] | undefined;
 /**
  * The FTS5 query for a parsed search: every word and phrase ANDed. A word matches tokens that
  * start with it or with its stem (`stem` gives the English stem, e.g. from SQLite's porter
- * tokenizer); `scope` restricts to one channel's messages.
+ * tokenizer); `scopes` restrict to messages with any of these scope tokens (a channel's, a row holder's).
  */
-export function ftsQuery(search: SearchText, stem: (word: string) => string, scope?: string, expand?: PrefixExpander): string {
+export function ftsQuery(search: SearchText, stem: (word: string) => string, scopes?: readonly string[], expand?: PrefixExpander): string {
   // Words are matched in the text columns only, never in the scope column.
   const text = `{content topic} : (${textTerms(search, stem, expand).join(' AND ')})`;
-  return scope === undefined ? text : `scope : ${quote(scope)} AND ${text}`;
+  if (scopes === undefined || scopes.length === 0) return text;
+  return `scope : ${alternatives(scopes.map(quote))} AND ${text}`;
 }
 
 /** The query that marks every word a search matches, wherever it stands (each term alone). */
@@ -118,6 +119,8 @@ const alternatives = (terms: readonly string[]) => (terms.length === 1 ? terms[0
 
 /** The index's token for a channel (the `scope` column), so a search can stay inside one. */
 export const channelScope = (channelId: number) => `c${channelId}`;
+/** The index's token for a user holding a row of a message (the `scope` column). */
+export const userScope = (userId: number) => `u${userId}`;
 
 export const MARK_OPEN = '\u0001';
 export const MARK_CLOSE = '\u0002';

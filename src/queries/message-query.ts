@@ -72,8 +72,9 @@ export class MessageQuery {
     private readonly viewer: UserRecord,
     private readonly terms: readonly Term[],
   ) {
-    this.search = searchPlan(services, terms);
     this.plan = this.choosePlan();
+    // Without history, only messages the viewer holds are visible (see `visible`).
+    this.search = searchPlan(services, terms, viewer.id, !this.plan.history);
     const { subscriptions, org } = services;
     const viewerId = viewer.id;
     this.reader = {

@@ -4,7 +4,7 @@
  * (written moments ago, or above its indexed id while it catches up at start), which the caller
  * matches from their records. Access and the other operands are checked by the caller.
  */
-import { channelScope, ftsQuery, highlightQuery, isEmptySearch, parseSearchText, type SearchText } from '../domain/search-text.js';
+import { channelScope, ftsQuery, highlightQuery, isEmptySearch, parseSearchText, userScope, type SearchText } from '../domain/search-text.js';
 import type { Term } from '../domain/narrow.js';
 import type { MessageRange, WalkOptions } from '../store/messages.js';
 import { searchDocument } from '../store/search-index.js';
@@ -31,20 +31,39 @@ export interface SearchPlan {
   empty: boolean;
 }
 
-export function searchPlan(services: Services, terms: readonly Term[]): SearchPlan | undefined {
+/** More channels than this and a user's scope is left out of the index query (it would cost more than it saves). */
+const MAX_SCOPE_CHANNELS = 200;
+
+/**
+ * The search plan of a narrow. `viewerOnly`: only messages the viewer holds can match (no
+ * channel history is shown), so the index is asked only for the viewer's scope.
+ */
+export function searchPlan(services: Services, terms: readonly Term[], viewerId: number, viewerOnly: boolean): SearchPlan | undefined {
   const operands = terms.flatMap((t) => (t.kind === 'search' && !t.negated ? [t.query] : []));
   if (operands.length === 0) return undefined;
   const text = parseSearchText(operands);
   const channel = terms.find((t) => t.kind === 'channel' && !t.negated) as Extract<Term, { kind: 'channel' }> | undefined;
-  return textPlan(services, text, channel && channelScope(channel.channelId));
+  const scopes = channel ? [channelScope(channel.channelId)] : viewerOnly ? viewerScopes(services, viewerId) : undefined;
+  return textPlan(services, text, scopes);
 }
 
-function textPlan(services: Services, text: SearchText, scope: string | undefined): SearchPlan {
+/**
+ * The index scopes that hold every message a user has: the channels they received messages in
+ * (their reception intervals; the caller checks the intervals) and the messages they hold a row
+ * of (direct messages, and channel messages received some other way), which carry their token.
+ */
+export function viewerScopes(services: Services, userId: number): string[] | undefined {
+  const receptions = services.subscriptions.receptionsOf(userId);
+  if (receptions.length > MAX_SCOPE_CHANNELS) return undefined;
+  return [userScope(userId), ...receptions.map((r) => channelScope(r.channelId))];
+}
+
+function textPlan(services: Services, text: SearchText, scopes: readonly string[] | undefined): SearchPlan {
   const stem = (word: string) => services.search.matcher.stem(word);
   const empty = isEmptySearch(text);
   return {
     text,
-    indexQuery: empty ? '' : ftsQuery(text, stem, scope, (prefix) => services.search.expandPrefix(prefix)),
+    indexQuery: empty ? '' : ftsQuery(text, stem, scopes, (prefix) => services.search.expandPrefix(prefix)),
     recordQuery: empty ? '' : ftsQuery(text, stem),
     highlightQuery: empty ? '' : highlightQuery(text, stem),
     empty,

@@ -15,7 +15,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { MessageRecord } from '../domain/messages.js';
-import { channelScope, prepareText } from '../domain/search-text.js';
+import { channelScope, prepareText, userScope } from '../domain/search-text.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { MessageStore, MessageWatcher } from './messages.js';
@@ -23,7 +23,7 @@ import { TextMatcher, TOKENIZER, type SearchDocument } from './text-matcher.js';
 import type { Transaction } from './transaction.js';
 
 /** Bumped when the table's layout or tokenizer changes: an index of another version is rebuilt. */
-const LAYOUT_VERSION = 2;
+export const SEARCH_LAYOUT_VERSION = 3;
 /** A prefix with more index terms than this is searched as a prefix rather than as a list of terms. */
 const MAX_EXPANSION = 32;
 /** How long a noted change waits for others before the index takes them in one transaction. */
@@ -43,9 +43,18 @@ export interface SearchWalk {
   inclusive?: boolean;
 }
 
-/** What a message contributes to the index. */
-export function searchDocument(record: Pick<MessageRecord, 'type' | 'channelId' | 'content' | 'topic'>): SearchDocument {
-  return { content: record.content, topic: record.topic ?? '', scope: record.type === 'stream' ? channelScope(record.channelId!) : 'dm' };
+/**
+ * What a message contributes to the index. Its scope names its channel (or `dm`) and every user
+ * holding a row of it (`userIds`: direct message participants, and whoever has a channel message
+ * outside their reception intervals), so that a search of one user's messages can ask the index
+ * for their channels and their rows only (see `viewerScopes`).
+ */
+export function searchDocument(record: Pick<MessageRecord, 'type' | 'channelId' | 'content' | 'topic'> & Partial<Pick<MessageRecord, 'userIds' | 'dmUserIds'>>): SearchDocument {
+  const holders = new Set(record.userIds);
+  for (const id of record.dmUserIds ?? []) holders.add(id);
+  const place = record.type === 'stream' ? channelScope(record.channelId!) : 'dm';
+  const scope = holders.size === 0 ? place : `${place} ${[...holders].map(userScope).join(' ')}`;
+  return { content: record.content, topic: record.topic ?? '', scope };
 }
 
 export class SearchIndex implements MessageWatcher {
@@ -105,7 +114,7 @@ export class SearchIndex implements MessageWatcher {
     const path = join(dir, `search-${realmId}.sqlite`);
     let sql = openFile(path);
     const version = sql.pragma('user_version', { simple: true }) as number;
-    if (version !== LAYOUT_VERSION) {
+    if (version !== SEARCH_LAYOUT_VERSION) {
       sql.close();
       removeFile(path);
       sql = openFile(path);
@@ -114,7 +123,7 @@ export class SearchIndex implements MessageWatcher {
         CREATE TABLE meta(key TEXT PRIMARY KEY, value);
         CREATE TABLE term(t TEXT PRIMARY KEY) WITHOUT ROWID;
       `);
-      sql.pragma(`user_version = ${LAYOUT_VERSION}`);
+      sql.pragma(`user_version = ${SEARCH_LAYOUT_VERSION}`);
     }
     const index = new SearchIndex(sql, db, messages, realmId, onError);
     messages.watcher = index;

@@ -139,3 +139,40 @@ test('search with a sender narrow returns only their messages', async (t) => {
   await send(w.hamlet, 'Verona', 'x', 'heron too');
   t.same(await search(w.hamlet, 'heron', [['sender', 'iago@example.com']]), [mine]);
 });
+
+test('a search of one\'s own messages reaches every message one holds, however one came to hold it', async (t) => {
+  // The index is asked only for the searcher's channels and rows (their scope): a message held
+  // through a historical row, a channel one left or a direct message must still be found.
+  const w = await messageWorld(t);
+  const { hamlet, othello } = w;
+  await othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Outside' }] });
+  const starred = await send(othello, 'Outside', 'birds', 'kestrel overhead');
+  const reacted = await send(othello, 'Outside', 'birds', 'kestrel again');
+  const unseen = await send(othello, 'Outside', 'birds', 'kestrel unseen');
+  t.equal((await hamlet.post('/messages/flags', { messages: [starred], op: 'add', flag: 'starred' })).status, 200);
+  t.equal((await hamlet.post(`/messages/${reacted}/reactions`, { emoji_name: 'smile' })).status, 200);
+  await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'Left behind' }] });
+  const left = await send(hamlet, 'Left behind', 'x', 'kestrel before leaving');
+  t.equal((await hamlet.delete('/users/me/subscriptions', { subscriptions: ['Left behind'] })).status, 200);
+  const dm = await sendDm(othello, [HAMLET], 'kestrel in a direct message');
+  const notHis = await sendDm(othello, [CORDELIA], 'kestrel not for hamlet');
+
+  const held = [starred, reacted, left, dm];
+  // What hamlet holds, by the narrow of all his messages (no search, no index): the same set.
+  const kestrels = new Set([starred, reacted, unseen, left, dm, notHis]);
+  const all = await fetchIds(hamlet, { anchor: 'newest', num_before: 1000, narrow: [] });
+  t.same(all.filter((id) => kestrels.has(id)), held, 'hamlet holds these of the kestrel messages');
+  t.same(await search(hamlet, 'kestrel'), held, 'every held message is found, nothing else');
+  t.same(await search(hamlet, 'kestrel', [['is', 'starred']]), [starred], 'with is:starred');
+  t.same(await search(hamlet, 'kestrel', [['is', 'dm']]), [dm], 'with is:dm');
+  t.same(await search(hamlet, 'kestrel', [['stream', 'Outside']]), [starred, reacted, unseen], 'a public channel named: its whole history');
+
+  // The same from an index made again from the store.
+  await w.server.stop();
+  rmSync(searchIndexDir(w.server.dataDir), { recursive: true, force: true });
+  const rebuilt = await w.server.restart();
+  t.teardown(() => rebuilt.destroy());
+  await rebuilt.services.search.caughtUpPromise();
+  const again = await login(rebuilt.url, 'hamlet@example.com');
+  t.same(await search(again, 'kestrel'), held, 'after the index was rebuilt');
+});

@@ -16,7 +16,8 @@ test('the index query', async (t) => {
   const stem = (w: string) => stems[w] ?? w;
   t.equal(ftsQuery(parseSearchText(['deployments']), stem), '{content topic} : ("deploy" *)', 'a stem that prefixes the word replaces it');
   t.equal(ftsQuery(parseSearchText(['deploy']), stem), '{content topic} : (("deploy" * OR "deploi" *))', 'a stem that does not is an alternative');
-  t.equal(ftsQuery(parseSearchText(['fox "a b"']), stem, 'c7'), 'scope : "c7" AND {content topic} : ("fox" * AND "a b")', 'scoped to a channel; phrases exact');
+  t.equal(ftsQuery(parseSearchText(['fox "a b"']), stem, ['c7']), 'scope : "c7" AND {content topic} : ("fox" * AND "a b")', 'scoped to a channel; phrases exact');
+  t.equal(ftsQuery(parseSearchText(['fox']), stem, ['u3', 'c7']), 'scope : ("u3" OR "c7") AND {content topic} : ("fox" *)', 'scoped to a user\'s rows and channels');
   const expand = (prefix: string) => (prefix === 'deploi' ? undefined : ['deploy', 'deployment'].filter((t) => t.startsWith(prefix)));
   t.equal(ftsQuery(parseSearchText(['deploy']), stem, undefined, expand), '{content topic} : (("deploy" OR "deployment" OR "deploi" *))', 'listed terms are exact; a prefix with too many stays a prefix');
   t.equal(ftsQuery(parseSearchText(['zebra']), stem, undefined, expand), '{content topic} : ("zebra")', 'a prefix no term starts with');
