@@ -18,7 +18,8 @@ export function reportPresence(services: Services, user: UserRecord, active: boo
   return services.write((tx) => {
     const book = services.presence;
     if (!book.report(user.id, active, Math.floor(now), tx)) return;
-    const recipients = [...services.org.users.all()].filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+    const recipients = presenceRecipients(services);
+    if (recipients === undefined) return;
     tx.emit({
       type: 'presence',
       user_id: user.id,
@@ -27,4 +28,16 @@ export function reportPresence(services: Services, user: UserRecord, active: boo
       presence: { website: { ...legacyEntry(book.get(user.id)!, user), pushable: false } },
     }, recipients);
   });
+}
+
+/** Everyone who hears that a user came online, or undefined beyond Zulip's limit (found without walking the whole organization). */
+function presenceRecipients(services: Services): number[] | undefined {
+  const recipients: number[] = [];
+  let active = 0;
+  for (const u of services.org.users.all()) {
+    if (!u.isActive) continue;
+    if (++active > MAX_USERS_FOR_PRESENCE_EVENTS) return undefined;
+    if (!u.isBot) recipients.push(u.id);
+  }
+  return recipients;
 }

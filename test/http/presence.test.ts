@@ -45,3 +45,20 @@ test('presence', async (t) => {
     t.same([bad.status, bad.body.msg], [400, 'Invalid status: away']);
   });
 });
+
+test('beyond 100 active users a user coming online makes no event (Zulip\'s limit); the report still answers with everyone\'s presence', async (t) => {
+  const { iago, othello, cordelia } = await world(t);
+  const legacy = await register(othello, { event_types: ['presence'] });
+  const members = (await iago.get('/users')).body.members.filter((m: { is_active: boolean }) => m.is_active).length;
+  for (let i = members; i <= 100; i++) {
+    const created = await iago.post('/users', { email: `extra${i}@example.com`, full_name: `Extra ${i}`, password: 'a long enough password' });
+    t.equal(created.status, 200, `user ${i} created`);
+  }
+  t.equal((await iago.get('/users')).body.members.filter((m: { is_active: boolean }) => m.is_active).length, 101, '101 active users');
+  const response = await cordelia.post('/users/me/presence', { status: 'active', new_user_input: true });
+  t.equal(response.status, 200);
+  t.ok('cordelia@example.com' in response.body.presences, 'the answer holds the presences');
+  t.same((await take(legacy)).filter((e) => e.type === 'presence'), [], 'no presence event');
+  const state = (await othello.post('/register', { fetch_event_types: ['presence'] })).body;
+  t.equal(state.presences['cordelia@example.com'].aggregated.status, 'active', 'and the state has it');
+});
