@@ -4,7 +4,9 @@
  * under the message id, and records the id through which every message is indexed.
  *
  * Writes never wait for it: a message written (sent, edited, moved, deleted) is noted after its
- * batch is durable and indexed in a batch shortly after, off the request. What it does not hold
+ * batch is durable and indexed in a batch shortly after, off the request, by a worker thread
+ * (`search-writer.ts`), so that FTS5's segment merges never hold up the event loop; this thread
+ * only reads. What it does not hold
  * yet (the ids noted but not yet indexed, and during catch-up everything above the indexed id)
  * is matched by the caller from the records themselves (`TextMatcher`), so answers are right
  * at every moment. An edit, move or deletion of an indexed message also writes a small "dirty"
@@ -21,6 +23,7 @@ import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { MessageStore, MessageWatcher } from './messages.js';
 import { TextMatcher, TOKENIZER, type SearchDocument } from './text-matcher.js';
 import type { Transaction } from './transaction.js';
+import { SearchWriter, type WriterDoc } from './search-writer.js';
 
 /** Bumped when the table's layout or tokenizer changes: an index of another version is rebuilt. */
 export const SEARCH_LAYOUT_VERSION = 3;
@@ -59,13 +62,20 @@ export function searchDocument(record: Pick<MessageRecord, 'type' | 'channelId' 
 
 export class SearchIndex implements MessageWatcher {
   readonly matcher = new TextMatcher();
+  /** The main thread's connection: reads only (the worker behind `writer` writes). */
   private readonly sql: BetterSqlite3.Database;
+  private readonly writer: SearchWriter;
   private readonly keys: RealmKeys;
   /** Every message with an id up to this one is in the index, but for those in `pending`. */
   private through: number;
   private caughtUp = false;
-  /** Ids written since they were last indexed. */
+  /** Ids written whose latest state the index may not hold yet: matched from their records meanwhile. */
   private readonly pending = new Set<number>();
+  /** Pending ids whose latest state was sent to the writer, with the number of the batch that carries it. */
+  private readonly sentIn = new Map<number, number>();
+  private batches = 0;
+  /** Batches sent and not yet committed. */
+  private readonly inFlight = new Set<Promise<void>>();
   /** Ids above `through` indexed from `pending` while catching up: catch-up skips them. */
   private readonly indexedAhead = new Set<number>();
   /** The newest message id seen: an id at or below it that is written again is an edit, move or deletion. */
@@ -80,26 +90,17 @@ export class SearchIndex implements MessageWatcher {
 
   private constructor(
     sql: BetterSqlite3.Database,
+    path: string,
     private readonly db: Database,
     private readonly messages: MessageStore,
     realmId: number,
     private readonly onError: (error: unknown) => void,
   ) {
     this.sql = sql;
+    this.writer = new SearchWriter(path);
     this.keys = realmKeys(realmId);
-    // Each batch indexed is also tokenized here, to list its terms in \`term\` (see expandPrefix).
-    sql.exec(`
-      CREATE VIRTUAL TABLE temp.batch USING fts5(content, topic, tokenize='${TOKENIZER}', content='');
-      CREATE VIRTUAL TABLE temp.batch_terms USING fts5vocab(temp, batch, 'row');
-    `);
     this.statements = {
-      batchInsert: sql.prepare<[string, string]>('INSERT INTO temp.batch(content, topic) VALUES (?, ?)'),
-      batchTerms: sql.prepare('INSERT OR IGNORE INTO term(t) SELECT term FROM temp.batch_terms'),
-      batchClear: sql.prepare("INSERT INTO temp.batch(batch) VALUES ('delete-all')"),
       termsFrom: sql.prepare<[string, string, number], { t: string }>('SELECT t FROM term WHERE t >= ? AND t < ? ORDER BY t LIMIT ?'),
-      insert: sql.prepare<[number, string, string, string]>('INSERT INTO message(rowid, content, topic, scope) VALUES (?, ?, ?, ?)'),
-      remove: sql.prepare<[number]>('DELETE FROM message WHERE rowid = ?'),
-      setThrough: sql.prepare<[number]>("INSERT OR REPLACE INTO meta(key, value) VALUES ('through', ?)"),
       newestFirst: sql.prepare<[string, number, number], { rowid: number }>('SELECT rowid FROM message WHERE message MATCH ? AND rowid <= ? ORDER BY rowid DESC LIMIT ?'),
       oldestFirst: sql.prepare<[string, number, number], { rowid: number }>('SELECT rowid FROM message WHERE message MATCH ? AND rowid >= ? ORDER BY rowid ASC LIMIT ?'),
       count: sql.prepare<[], { n: number }>('SELECT count(*) AS n FROM message'),
@@ -125,7 +126,7 @@ export class SearchIndex implements MessageWatcher {
       `);
       sql.pragma(`user_version = ${SEARCH_LAYOUT_VERSION}`);
     }
-    const index = new SearchIndex(sql, db, messages, realmId, onError);
+    const index = new SearchIndex(sql, path, db, messages, realmId, onError);
     messages.watcher = index;
     return index;
   }
@@ -167,54 +168,53 @@ export class SearchIndex implements MessageWatcher {
   private note(id: number): void {
     if (this.closed) return;
     this.pending.add(id);
-    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+    // Its latest state has not been sent: a batch already carrying it leaves it pending.
+    this.sentIn.delete(id);
+    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
   }
 
-  /** Takes the pending ids into the index in one transaction. */
-  flush(): void {
+  /** Sends the pending ids' current records to the writer in one batch; resolves when every batch sent so far is committed. */
+  flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    if (this.closed || this.pending.size === 0) return;
-    const ids = this.pendingIds();
-    try {
-      this.sql.transaction(() => {
-        for (const id of ids) this.reindex(id);
-        this.listTerms();
-        if (this.caughtUp) {
-          this.through = Math.max(this.through, ids.at(-1)!);
-          this.statements.setThrough.run(this.through);
+    const ids = this.closed ? [] : this.pendingIds().filter((id) => !this.sentIn.has(id));
+    if (ids.length) this.send(ids);
+    return this.settled();
+  }
+
+  private send(ids: number[]): void {
+    const batch = ++this.batches;
+    for (const id of ids) this.sentIn.set(id, batch);
+    const docs = ids.map((id): WriterDoc => {
+      const record = this.messages.get(id);
+      return record ? { id, replace: true, ...searchDocument(record) } : { id, replace: true };
+    });
+    const caughtUp = this.caughtUp;
+    const through = caughtUp ? Math.max(this.through, ids.at(-1)!) : undefined;
+    const done = this.writer.send({ op: 'index', docs, through }).then(
+      () => {
+        if (through !== undefined) this.through = Math.max(this.through, through);
+        for (const id of ids) {
+          if (this.sentIn.get(id) !== batch) continue;
+          this.sentIn.delete(id);
+          this.pending.delete(id);
+          if (!this.caughtUp && id > this.through) this.indexedAhead.add(id);
+          this.dirtyTaken.push(id);
         }
-      })();
-      for (const id of ids) {
-        this.pending.delete(id);
-        if (!this.caughtUp && id > this.through) this.indexedAhead.add(id);
-      }
-      this.dirtyTaken.push(...ids);
-    } catch (error) {
-      // Left pending: answered from the records, and tried again at the next change.
-      this.onError(error);
-    }
+      },
+      (error: unknown) => {
+        // Left pending (answered from the records) and sent again at the next change.
+        for (const id of ids) if (this.sentIn.get(id) === batch) this.sentIn.delete(id);
+        this.onError(error);
+      },
+    );
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
   }
 
-  private reindex(id: number): void {
-    this.statements.remove.run(id);
-    const record = this.messages.get(id);
-    if (record) this.insert(record);
-  }
-
-  /** Adds a message; its terms are listed when the batch ends (`listTerms`). */
-  private insert(record: MessageRecord): void {
-    const doc = searchDocument(record);
-    const content = prepareText(doc.content);
-    const topic = prepareText(doc.topic);
-    this.statements.insert.run(record.id, content, topic, doc.scope);
-    this.statements.batchInsert.run(content, topic);
-  }
-
-  /** Lists the terms of the batch just indexed in \`term\`, inside the batch's transaction. */
-  private listTerms(): void {
-    this.statements.batchTerms.run();
-    this.statements.batchClear.run();
+  /** Resolves when every batch sent so far is committed (or failed). */
+  private async settled(): Promise<void> {
+    await Promise.all([...this.inFlight]);
   }
 
   /**
@@ -238,29 +238,29 @@ export class SearchIndex implements MessageWatcher {
     this.newestSeen = newestId;
     const dirty: number[] = [];
     for await (const key of this.db.scanKeys(prefixRange(this.keys.searchDirtyPrefix))) dirty.push(Number(key.slice(-12)));
-    if (dirty.length) {
-      this.sql.transaction(() => {
-        for (const id of dirty) if (id <= this.through) this.reindex(id);
-        this.listTerms();
-      })();
-      await this.db.commit(dirty.map((id) => ({ type: 'del' as const, key: this.keys.searchDirty(id) })));
-    }
+    const stale = dirty.filter((id) => id <= this.through);
+    if (stale.length) await this.writer.send({ op: 'index', docs: stale.map((id) => this.replacement(id)) });
+    if (dirty.length) await this.db.commit(dirty.map((id) => ({ type: 'del' as const, key: this.keys.searchDirty(id) })));
     this.checkpointTimer = setInterval(() => void this.checkpoint(), CHECKPOINT_MS);
     this.checkpointTimer.unref();
     this.catchingUp = this.catchUp().catch((error) => this.onError(error));
   }
 
-  /** Indexes every stored message above `through`, a batch per event-loop turn. */
+  private replacement(id: number): WriterDoc {
+    const record = this.messages.get(id);
+    return record ? { id, replace: true, ...searchDocument(record) } : { id, replace: true };
+  }
+
+  /** Indexes every stored message above `through`, a batch at a time (each committed before the next is read). */
   async catchUp(progress?: (done: number) => void): Promise<void> {
     let batch: MessageRecord[] = [];
     let done = 0;
-    const take = () => {
-      this.sql.transaction(() => {
-        for (const record of batch) if (!this.indexedAhead.has(record.id)) this.insert(record);
-        this.listTerms();
-        this.through = batch.at(-1)!.id;
-        this.statements.setThrough.run(this.through);
-      })();
+    const take = async () => {
+      // Ids sent from `pending` meanwhile are newer than the scan's copy: theirs stands.
+      const docs = batch.filter((r) => !this.indexedAhead.has(r.id) && !this.sentIn.has(r.id)).map((r): WriterDoc => ({ id: r.id, replace: false, ...searchDocument(r) }));
+      const through = batch.at(-1)!.id;
+      await this.writer.send({ op: 'index', docs, through });
+      this.through = through;
       done += batch.length;
       progress?.(done);
       batch = [];
@@ -268,16 +268,13 @@ export class SearchIndex implements MessageWatcher {
     for await (const record of this.messages.recordsAfter(this.through)) {
       if (this.closed) return;
       batch.push(record);
-      if (batch.length >= CATCH_UP_BATCH) {
-        take();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      if (batch.length >= CATCH_UP_BATCH) await take();
     }
-    if (batch.length) take();
+    if (batch.length) await take();
     this.caughtUp = true;
     this.indexedAhead.clear();
     // Ids taken from `pending` above the last stored one while catching up are in the index too.
-    this.flush();
+    await this.flush();
   }
 
   /** Resolves when catch-up has finished (tests, the CLI). */
@@ -290,7 +287,7 @@ export class SearchIndex implements MessageWatcher {
     const taken = this.dirtyTaken;
     this.dirtyTaken = [];
     try {
-      this.sql.pragma('wal_checkpoint(TRUNCATE)');
+      await this.writer.send({ op: 'checkpoint' });
       const ops = [...new Set(taken)].filter((id) => id <= this.newestSeen).map((id) => ({ type: 'del' as const, key: this.keys.searchDirty(id) }));
       if (ops.length) await this.db.commit(ops);
     } catch (error) {
@@ -330,11 +327,13 @@ export class SearchIndex implements MessageWatcher {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    this.flush();
+    await this.flush();
     this.closed = true;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.checkpointTimer) clearInterval(this.checkpointTimer);
     await this.catchingUp;
+    await this.settled();
+    await this.writer.close();
     this.sql.close();
     this.matcher.close();
   }
