@@ -247,9 +247,10 @@ function emitEditEvents(write: EditWrite, tx: Transaction): void {
   const event = updateMessageEvent(write);
   const losing = newChannel ? [...audience].filter((userId) => !mayStillRead(services, userId, newChannel)) : [];
   for (const userId of losing) audience.delete(userId);
-  const flags = new Map<number, number>();
   const edited = services.messages.get(current.id) ?? current;
-  for (const userId of audience) flags.set(userId, write.eventFlags.get(userId) ?? messageFlags(services, userId, edited) ?? Flag.read);
+  // Asked only for those who hold a queue (when the event is logged, in this transaction): a
+  // channel's audience can be thousands, and each one's flags cost a lookup of their row.
+  const flags = (userId: number) => write.eventFlags.get(userId) ?? messageFlags(services, userId, edited) ?? Flag.read;
   tx.emit(event, [...audience], { flags });
   if (losing.length > 0) {
     const ids = write.moved.map((m) => m.id).sort((a, b) => a - b);
