@@ -80,7 +80,12 @@ export class MessageStore {
   constructor(
     readonly db: Database,
     realmId: number,
-    private readonly cacheSize = 20000,
+    /**
+     * Decoded records kept: enough for the newest pages of every channel of a large organization
+     * (2,000 channels × 50), since a record read again from disk is a new object, which also
+     * voids its cached JSON (queries/message-json.ts). Only records read take room.
+     */
+    private readonly cacheSize = 100_000,
   ) {
     this.keys = realmKeys(realmId);
   }

@@ -32,7 +32,8 @@ export class MessageJsonEntries {
   /** Encodings made and reused (tests and benches see the cache at work). */
   readonly counts = { encoded: 0, reused: 0 };
 
-  constructor(private readonly maxEntries = 20000) {}
+  /** As many as the message store keeps decoded records (store/messages.ts): an entry is valid only with its record. */
+  constructor(private readonly maxEntries = 100_000) {}
 
   get(id: number): MessageJsonEntry | undefined {
     return this.entries.get(id);
