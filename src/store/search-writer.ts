@@ -28,10 +28,17 @@ export interface WriterReply {
 
 type Body = { op: 'open' } | { op: 'index'; docs: WriterDoc[]; through?: number } | { op: 'checkpoint' } | { op: 'close' };
 
-let shared: { worker: Worker; users: number; waiting: Map<number, { resolve: () => void; reject: (error: Error) => void }> } | undefined;
+interface SharedWorker {
+  worker: Worker;
+  /** Index files open in it. */
+  users: number;
+  waiting: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+}
+
+let shared: SharedWorker | undefined;
 let nextSeq = 0;
 
-function sharedWorker(): NonNullable<typeof shared> {
+function sharedWorker(): SharedWorker {
   if (shared) return shared;
   const worker = new Worker(new URL('./search-writer-worker.js', import.meta.url));
   const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -55,19 +62,25 @@ function sharedWorker(): NonNullable<typeof shared> {
   return shared;
 }
 
-/** Writes one index file through the shared worker. */
+/** Writes one index file through the shared worker, started with the first request (a server that indexes nothing starts none). */
 export class SearchWriter {
-  private readonly worker = sharedWorker();
+  private worker: SharedWorker | undefined;
   private closed = false;
 
-  constructor(private readonly path: string) {
-    this.worker.users++;
-    void this.send({ op: 'open' }).catch(() => {});
-  }
+  constructor(private readonly path: string) {}
 
   /** Resolves once the worker has done it (an `index` request: committed). */
   send(body: Body): Promise<void> {
-    const { worker, waiting } = this.worker;
+    if (!this.worker) {
+      this.worker = sharedWorker();
+      this.worker.users++;
+      void this.post({ op: 'open' }).catch(() => {});
+    }
+    return this.post(body);
+  }
+
+  private post(body: Body): Promise<void> {
+    const { worker, waiting } = this.worker!;
     const seq = ++nextSeq;
     return new Promise<void>((resolve, reject) => {
       if (waiting.size === 0) worker.ref();
@@ -78,14 +91,15 @@ export class SearchWriter {
 
   /** Closes the file; the worker stops when no index uses it any more. */
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || !this.worker) return;
     this.closed = true;
+    const mine = this.worker;
     try {
-      await this.send({ op: 'close' });
+      await this.post({ op: 'close' });
     } finally {
-      if (--this.worker.users === 0 && shared === this.worker) {
+      if (--mine.users === 0 && shared === mine) {
         shared = undefined;
-        await this.worker.worker.terminate();
+        await mine.worker.terminate();
       }
     }
   }
