@@ -30,6 +30,7 @@ import { badRequest } from './domain/errors.js';
 import { Organization } from './store/organization.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
+import type { FileReplicas } from './store/file-replica.js';
 import { makeDirectory } from './store/directories.js';
 import { checkStartupSpace } from './store/store-fault.js';
 import { SCHEMAS } from '../schemas/registry.js';
@@ -47,7 +48,7 @@ export interface StartOptions {
    * Cluster mode (src/cluster/): attached instead of starting the first organization; the node
    * loads the organizations it takes leases of. Unset: the embedded server, as always.
    */
-  cluster?: { attach(parts: ServerParts, organizations: Organizations): Promise<void> };
+  cluster?: { attach(parts: ServerParts, organizations: Organizations): Promise<void>; fileReplicas?: FileReplicas };
 }
 
 export interface RunningServer {
@@ -81,7 +82,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await checkStartup(config);
   const db = await openDatabase(config, logger);
   const validators = (sharedValidators ??= compileValidators(SCHEMAS));
-  const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators) };
+  const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators), fileReplicas: options.cluster?.fileReplicas };
   const organizations = new Organizations(parts);
   if (options.cluster) await options.cluster.attach(parts, organizations);
   const first = options.cluster ? undefined : await startFirstOrganization(organizations, parts, print);

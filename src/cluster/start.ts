@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { startServer, type RunningServer, type StartOptions } from '../server.js';
 import type { ClusterConfig } from './cluster-config.js';
+import { FilesBucket, openFilesBucket } from './files-bucket.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
 import { ClusterNode } from './node.js';
 import { connectJetStream } from './streams.js';
@@ -22,10 +23,15 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
   const jet = await connectJetStream(cluster.servers, cluster.leaseMs, `parley-${cluster.node}`);
   let node: ClusterNode | undefined;
   let db: Database | undefined;
+  const bucket = await openFilesBucket(jet.nc);
+  let files: FilesBucket | undefined;
   const server = await startServer(config, {
     ...options,
     cluster: {
+      // Organizations are loaded only after attach (which makes `files`).
+      fileReplicas: (realm) => files!.of(realm),
       async attach(parts, organizations) {
+        files = new FilesBucket(bucket, parts.logger);
         db = parts.db;
         node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger });
         await node.start();

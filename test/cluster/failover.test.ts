@@ -5,12 +5,17 @@
  * frozen past its lease and resumed: its writes are refused (fencing). An owner stopped with
  * SIGTERM hands over. An organization created on one node is served through all. Then one
  * nats-server is killed: both organizations go on. Last, the node killed in the failover (and
- * restarted) is left alone: it serves every send answered before. `npm run cluster-test -- --cycles N` runs more cycles.
+ * restarted) is left alone: it serves every send answered before. Files uploaded before the kill
+ * are served by the new owner, which fetches their bytes from the files bucket on first read.
+ * `npm run cluster-test -- --cycles N` runs more cycles.
  */
 import { test } from 'tap';
 import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
 import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
+import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
+import { fetchRaw } from '../helpers/uploads.js';
+import sharp from 'sharp';
 
 const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: apt-get install nats-server; .ci/run installs it)';
 
@@ -21,10 +26,22 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   // The sends answered in the failover, and the node killed there (restarted at once, on its data).
   const answered = new Map<string, number>();
   let restarted = -1;
+  let newOwner = -1;
+  let uploads: ClusterUploads | undefined;
+
+  await t.test('files uploaded to the first owner', async (t) => {
+    uploads = await uploadSome(cluster.nodes[0]!.client(root));
+    const bucket = await cluster.filesBucket();
+    for (const upload of [uploads.file, uploads.image, uploads.doomed]) {
+      const info = await bucket.info(`${root.realm}/${upload.sha}`);
+      t.equal(info?.size, upload.bytes.length, 'its bytes are in the files bucket once the upload is answered');
+    }
+  });
 
   await t.test('kill -9 of the owner under load: a standby serves, nothing answered is lost or doubled', async (t) => {
     const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered);
     restarted = result.killed;
+    newOwner = result.newOwner;
     t.ok(result.acked >= 30, `${result.acked} sends answered`);
     t.equal(result.lost, 0, 'every answered send is stored with its id');
     t.equal(result.duplicated, 0, 'none is stored twice');
@@ -37,6 +54,36 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.comment(`failover: ${result.failoverMs} ms from kill -9 to the first answered send (lease 3 s)`);
     const other = await cluster.nodes[result.newOwner]!.client(b).get('/users/me');
     t.equal(other.status, 200, 'the other organization is served too');
+  });
+
+  await t.test('files uploaded before the kill are served by the new owner (from the files bucket)', async (t) => {
+    const { file, image, thumbnail, doomed } = uploads!;
+    const owner = cluster.nodes[newOwner]!;
+    t.notOk(storedOn(owner.dataDir, file.sha), 'the new owner did not hold the bytes (followers copy no files)');
+    // Through the third node's forwarder: neither the killed node nor the new owner.
+    const via = cluster.nodes.find((_, i) => i !== restarted && i !== newOwner)!.client(root);
+    const served = await fetchRaw(via, file.url);
+    t.equal(served.status, 200);
+    t.ok(served.bytes.equals(file.bytes), 'the same bytes');
+    t.ok(storedOn(owner.dataDir, file.sha), 'and the new owner keeps them');
+    const picture = await fetchRaw(via, image.url);
+    t.ok(picture.bytes.equals(image.bytes), 'the image too');
+    const thumb = await fetchRaw(via, thumbnailUrl(image));
+    t.equal(thumb.status, 200, 'its thumbnail is made again from the fetched bytes');
+    t.equal(thumb.headers.get('content-type'), 'image/webp');
+    const [made, before] = await Promise.all([sharp(thumb.bytes).metadata(), sharp(thumbnail).metadata()]);
+    t.same([made.width, made.height], [before.width, before.height], 'the same size as the first owner made it');
+    const listed = (await via.get('/attachments')).body.attachments as { id: number; name: string }[];
+    const id = listed.find((a) => a.name === doomed.name)!.id;
+    t.equal((await via.delete(`/attachments/${id}`)).status, 200, 'a file uploaded before the kill is deleted');
+    const bucket = await cluster.filesBucket();
+    let info = await bucket.info(`${root.realm}/${doomed.sha}`);
+    for (let tries = 0; tries < 100 && info && !info.deleted; tries++) {
+      await sleep(100);
+      info = await bucket.info(`${root.realm}/${doomed.sha}`);
+    }
+    t.ok(!info || info.deleted, 'and its bytes leave the files bucket');
+    t.equal((await fetchRaw(via, doomed.url)).status, 404, 'it is not served any more');
   });
 
   await t.test('an owner frozen past its lease cannot write when it resumes (fencing)', async (t) => {

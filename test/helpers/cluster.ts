@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
+import { Objm, type ObjectStore } from '@nats-io/obj';
 import { apiEmail } from '../../src/domain/users.js';
 import type { Services } from '../../src/services.js';
 import { Api } from './client.js';
@@ -219,11 +220,18 @@ export class LocalCluster {
   }
 
   private async leases(): Promise<KV> {
-    if (!this.kv) {
-      this.connection = await connect({ servers: this.natsPorts.map((p) => `nats://127.0.0.1:${p}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-      this.kv = await new Kvm(this.connection).open('parley_leases');
-    }
+    if (!this.kv) this.kv = await new Kvm(await this.natsConnection()).open('parley_leases');
     return this.kv;
+  }
+
+  private async natsConnection(): Promise<NatsConnection> {
+    this.connection ??= await connect({ servers: this.natsPorts.map((p) => `nats://127.0.0.1:${p}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    return this.connection;
+  }
+
+  /** The bucket the nodes replicate uploaded files to (src/cluster/files-bucket.ts). */
+  async filesBucket(): Promise<ObjectStore> {
+    return new Objm(await this.natsConnection()).open('parley_files');
   }
 
   /** The index of the node holding an organization's lease (undefined: none now). */
