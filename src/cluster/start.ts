@@ -10,6 +10,7 @@ import type { ClusterConfig } from './cluster-config.js';
 import { FilesBucket, openFilesBucket } from './files-bucket.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
 import { ClusterNode } from './node.js';
+import { openSnapshotBucket, Snapshots } from './snapshots.js';
 import { connectJetStream } from './streams.js';
 
 export interface RunningNode {
@@ -24,6 +25,7 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
   let node: ClusterNode | undefined;
   let db: Database | undefined;
   const bucket = await openFilesBucket(jet.nc);
+  const snapshotBucket = await openSnapshotBucket(jet.nc);
   let files: FilesBucket | undefined;
   const server = await startServer(config, {
     ...options,
@@ -33,7 +35,8 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
       async attach(parts, organizations) {
         files = new FilesBucket(bucket, parts.logger);
         db = parts.db;
-        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger });
+        const snapshots = new Snapshots(snapshotBucket, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
+        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger, snapshots });
         await node.start();
       },
     },

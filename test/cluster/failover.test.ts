@@ -1,12 +1,14 @@
 /**
  * The cluster on NATS JetStream (docs/cluster.md), on loopback: three nats-servers, three Parley
- * nodes, two organizations. The owner of one is killed under a load of sends: a standby takes
- * over, every answered send is there exactly once and no id is reused. Then the new owner is
- * frozen past its lease and resumed: its writes are refused (fencing). An owner stopped with
- * SIGTERM hands over. An organization created on one node is served through all. Then one
- * nats-server is killed: both organizations go on. Last, the node killed in the failover (and
- * restarted) is left alone: it serves every send answered before. Files uploaded before the kill
- * are served by the new owner, which fetches their bytes from the files bucket on first read.
+ * nodes, two organizations. Files are uploaded; then the owner of one organization is killed
+ * under a load of sends: a standby takes over, every answered send is there exactly once and no
+ * id is reused, and the files are served by the new owner, which fetches their bytes from the
+ * files bucket on first read. Then the new owner is frozen past its lease and resumed: its writes
+ * are refused (fencing). An owner stopped with SIGTERM hands over. An organization created on one
+ * node is served through all. The owner snapshots an organization every 40 entries and trims its
+ * stream: the node killed in the failover starts again as a new node (the seed's store) and
+ * restores the snapshot. Then one nats-server is killed: both organizations go on. Last, that
+ * node is left alone: it serves every send answered before.
  * `npm run cluster-test -- --cycles N` runs more cycles.
  */
 import { test } from 'tap';
@@ -20,7 +22,8 @@ import sharp from 'sharp';
 const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: apt-get install nats-server; .ci/run installs it)';
 
 test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async (t) => {
-  const cluster = await LocalCluster.start();
+  // A snapshot every 40 entries, so that the streams are trimmed within the test.
+  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40' });
   t.teardown(() => cluster.stop());
   const [root, b] = cluster.organizations as [typeof cluster.organizations[0], typeof cluster.organizations[0]];
   // The sends answered in the failover, and the node killed there (restarted at once, on its data).
@@ -138,6 +141,27 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.equal(sent.status, 200, 'a send to it is answered');
   });
 
+  await t.test('a snapshot trims the stream; a new node restores it and follows the tail', async (t) => {
+    const before = await cluster.streamState(root.realm);
+    const via = cluster.nodes.find((_, i) => i !== restarted)!.client(root);
+    for (let i = 0; i < 50; i++) {
+      const sent = await via.post('/messages', { type: 'stream', to: 'general', topic: 'failover', content: `s-${i}` });
+      if (sent.status !== 200) t.fail(`send ${i}: ${sent.status}`);
+    }
+    let state = await cluster.streamState(root.realm);
+    for (let tries = 0; tries < 100 && state.first <= before.last + 1; tries++) {
+      await sleep(100);
+      state = await cluster.streamState(root.realm);
+    }
+    t.ok(state.first > before.last + 1, `the stream was trimmed below a snapshot: it starts at ${state.first}, after every entry before these sends (last was ${before.last})`);
+    // The node killed in the failover starts again as a new node: the seed's store, none of the stream.
+    cluster.nodes[restarted]!.child.signal('SIGKILL');
+    await cluster.nodes[restarted]!.child.exited();
+    const fresh = await cluster.startFreshNode(restarted);
+    await fresh.child.waitFor('organization restored from its snapshot', 30_000);
+    t.pass('the new node restored the snapshot');
+  });
+
   await t.test('one nats-server killed: both organizations go on', async (t) => {
     cluster.killNats(0);
     const statuses: number[] = [];
@@ -151,7 +175,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.same(statuses, Array(10).fill(200), 'every send answered');
   });
 
-  await t.test('the node restarted after its kill caught up: alone, it serves everything answered before', async (t) => {
+  await t.test('the node restarted (from the seed and the snapshot): alone, it serves everything answered before', async (t) => {
     for (const [i, node] of cluster.nodes.entries()) {
       if (i === restarted) continue;
       node.child.signal('SIGKILL');
@@ -162,5 +186,6 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
     t.same(missing, [], `all ${answered.size} sends answered during the failover are there`);
     t.ok(stored.has('after-takeover'), 'and the send made after the fencing');
+    t.ok(stored.has('s-0') && stored.has('s-49'), 'and the sends around the snapshot');
   });
 });

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, type ObjectStore } from '@nats-io/obj';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { apiEmail } from '../../src/domain/users.js';
 import type { Services } from '../../src/services.js';
 import { Api } from './client.js';
@@ -227,6 +228,27 @@ export class LocalCluster {
   private async natsConnection(): Promise<NatsConnection> {
     this.connection ??= await connect({ servers: this.natsPorts.map((p) => `nats://127.0.0.1:${p}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
     return this.connection;
+  }
+
+  /** An organization's stream: its first and last sequence (src/cluster/streams.ts). */
+  async streamState(realm: number): Promise<{ first: number; last: number }> {
+    // Tried again for a while: the connection may be moving off a nats-server a test killed.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const jsm = await jetstreamManager(await this.natsConnection(), { checkAPI: false, timeout: 5_000 });
+        const state = (await jsm.streams.info(`PARLEY_ORG_${realm}`)).state;
+        return { first: state.first_seq, last: state.last_seq };
+      } catch (error) {
+        if (attempt >= 10) throw error;
+        await sleep(250);
+      }
+    }
+  }
+
+  /** Starts node `i` again on a fresh copy of the seed (a new node: its store holds none of the streams). */
+  async startFreshNode(i: number): Promise<ParleyNode> {
+    rmSync(join(this.dir, `p${i}`), { recursive: true, force: true });
+    return this.startNode(i, true);
   }
 
   /** The bucket the nodes replicate uploaded files to (src/cluster/files-bucket.ts). */
