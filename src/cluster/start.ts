@@ -41,7 +41,7 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
       },
     },
   });
-  const forwarder = await startForwarder({ rootUrl: config.externalUrl, db: db!, leases: jet.leases, host: cluster.publicHost, port: cluster.publicPort });
+  const forwarder = await startForwarder({ rootUrl: config.externalUrl, db: db!, leases: jet.leases, host: cluster.publicHost, port: cluster.publicPort, bodyLimitBytes: config.bodyLimitBytes });
   (options.print ?? ((line: string) => process.stdout.write(line + '\n')))(`Parley cluster node ${cluster.node} forwarding on http://${cluster.publicHost}:${forwarder.port}`);
   return {
     server,

@@ -16,7 +16,7 @@ import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
 import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
 import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
-import { fetchRaw } from '../helpers/uploads.js';
+import { fetchRaw, upload } from '../helpers/uploads.js';
 import sharp from 'sharp';
 
 const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: apt-get install nats-server; .ci/run installs it)';
@@ -139,6 +139,28 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     }
     const sent = await cluster.nodes[2]!.client(org).post('/messages', { type: 'stream', to: 'general', topic: 'new', content: 'first words' });
     t.equal(sent.status, 200, 'a send to it is answered');
+  });
+
+  await t.test("a node's /metrics counts what it served; the forwarder refuses a body past its limit with 413", async (t) => {
+    const owner = cluster.nodes[(await cluster.ownerOf(b))!]!;
+    const series = 'parley_http_requests_total{method="POST",route="/messages",status="200"}';
+    const countOf = async () => {
+      const scraped = await fetch(`http://127.0.0.1:${owner.metricsPort}/metrics`);
+      t.equal(scraped.status, 200, 'the owner serves /metrics');
+      const line = (await scraped.text()).split('\n').find((text) => text.startsWith(series + ' '));
+      return Number(line?.split(' ')[1] ?? 0);
+    };
+    const before = await countOf();
+    const via = cluster.nodes.find((node) => node !== owner)!.client(b);
+    t.equal((await via.post('/messages', { type: 'stream', to: 'general', topic: 'metrics', content: 'counted' })).status, 200);
+    t.equal((await countOf()) - before, 1, 'the send forwarded to it is counted there');
+    // Past Zulip's 25 MiB upload size and the headroom: refused before it reaches the owner.
+    const huge = await upload(via, { name: 'huge.bin', data: Buffer.alloc(27 * 1024 * 1024, 1) });
+    t.equal(huge.status, 413);
+    t.equal(huge.body.result, 'error');
+    const limit = Number(/limit: (\d+) bytes/.exec(huge.body.msg)?.[1]);
+    t.ok(limit > 25 * 1024 * 1024, `the forwarder's limit (${limit} bytes) is above the largest upload: ${huge.body.msg}`);
+    t.equal((await via.get('/users/me')).status, 200, 'the node serves on');
   });
 
   await t.test('a snapshot trims the stream; a new node restores it and follows the tail', async (t) => {

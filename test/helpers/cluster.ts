@@ -71,6 +71,8 @@ export interface ParleyNode {
   dataDir: string;
   publicPort: number;
   internalPort: number;
+  /** The node's /metrics listener (PARLEY_METRICS_PORT). */
+  metricsPort: number;
   /** A client of `org` reaching this node's public port (the forwarder). */
   client(org: SeedOrganization): Api;
   /** A client of `org` reaching this node's Parley server directly (no forwarding: fencing tests). */
@@ -152,6 +154,7 @@ export class LocalCluster {
     const previous = this.nodes[i];
     const internalPort = previous?.internalPort ?? (await freePort());
     const publicPort = previous?.publicPort ?? (await freePort());
+    const metricsPort = previous?.metricsPort ?? (await freePort());
     const env = {
       ...process.env,
       PARLEY_DATA_DIR: dataDir,
@@ -166,6 +169,7 @@ export class LocalCluster {
       PARLEY_NODE_NAME: name,
       PARLEY_NODE_URL: `http://127.0.0.1:${internalPort}`,
       PARLEY_CLUSTER_PORT: String(publicPort),
+      PARLEY_METRICS_PORT: String(metricsPort),
       PARLEY_CLUSTER_LEASE_SECONDS: String(this.leaseSeconds),
       ...this.nodeEnv,
     };
@@ -177,6 +181,7 @@ export class LocalCluster {
       dataDir,
       publicPort,
       internalPort,
+      metricsPort,
       client: (org) => new Api(`http://127.0.0.1:${publicPort}`, org.email, org.apiKey, org.host),
       direct: (org) => new Api(`http://127.0.0.1:${internalPort}`, org.email, org.apiKey, org.host),
     };
