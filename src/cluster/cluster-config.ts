@@ -30,7 +30,7 @@ export function clusterConfigFromEnv(env: NodeJS.ProcessEnv, host: string, port:
   if (!Number.isInteger(publicPort) || publicPort < 1 || publicPort > 65535) throw new ConfigError('PARLEY_CLUSTER_PORT', env.PARLEY_CLUSTER_PORT ?? '', 'the public port of this node (the forwarder)');
   const lease = Number(env.PARLEY_CLUSTER_LEASE_SECONDS ?? '3');
   if (!(lease >= 1 && lease <= 60)) throw new ConfigError('PARLEY_CLUSTER_LEASE_SECONDS', String(env.PARLEY_CLUSTER_LEASE_SECONDS), 'seconds from 1 to 60');
-  const snapshotEvery = Number(env.PARLEY_CLUSTER_SNAPSHOT_ENTRIES ?? '10000');
+  const snapshotEvery = Number(env.PARLEY_CLUSTER_SNAPSHOT_ENTRIES ?? '100000');
   if (!Number.isInteger(snapshotEvery) || snapshotEvery < 0) throw new ConfigError('PARLEY_CLUSTER_SNAPSHOT_ENTRIES', String(env.PARLEY_CLUSTER_SNAPSHOT_ENTRIES), 'a number of stream entries (0: no snapshots)');
   return {
     servers,
