@@ -78,7 +78,8 @@ export class ClusterNode implements Replicator {
       this.realms.set(id, subdomain);
       await ensureStream(jet.jsm, id);
     }
-    await this.learn();
+    // Tried again, as the other start-up calls: a nats-server just lost leaves streams electing leaders for seconds.
+    await retry(() => this.learn());
     db.replicateWith(this, this.parts.config.node);
     organizations.gate = (subdomain) => (this.servesSubdomain(subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`));
     for (const realm of this.realms.keys()) this.follow(realm);
