@@ -12,6 +12,7 @@ import { constants, readdirSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { ByteRange } from '../domain/uploads.js';
+import { ApiError } from '../domain/errors.js';
 import type { FileReplica } from './file-replica.js';
 import { storeUnavailable } from './store-fault.js';
 
@@ -23,6 +24,11 @@ import { storeUnavailable } from './store-fault.js';
 export function uploadsDir(dataDir: string, realmId: number, subdomain: string): string {
   const root = join(dataDir, 'uploads');
   return subdomain === '' ? root : join(root, 'organizations', String(realmId));
+}
+
+/** A file that must be fetched from the replica while it cannot be reached: 503, as the store's own outages. */
+function replicaUnreachable(): ApiError {
+  return new ApiError('SERVER_NOT_READY', 'This file cannot be read right now: its replicas cannot be reached. Try again later.', 503, {}, { 'Retry-After': '5' });
 }
 
 export const sha256Of = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -168,7 +174,7 @@ export class FileStore {
     const under = this.fetching.get(sha);
     if (under) return under;
     const fetching = (async () => {
-      const data = await this.replica!.get(sha);
+      const data = await this.replica!.get(sha).catch(() => Promise.reject(replicaUnreachable()));
       // Content-addressed: bytes that are not what the hash names are not kept.
       if (!data || sha256Of(data) !== sha) return false;
       await this.writeDurably(path, data);
