@@ -149,19 +149,29 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
 }
 
 /**
- * 413 in Zulip's envelope, as the server's own body reader answers. The rest of the body is read
- * and dropped (up to the limit again), so that the client sees the answer rather than a reset;
- * then the connection closes.
+ * How much of a refused body is read and dropped before the 413 is sent: a client still sending
+ * when the connection closes sees a reset instead of the answer (the HTTP front does the same,
+ * for the same reason: http/body-drain.ts). Past this, the connection is answered and closed.
  */
+const DRAIN_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/** 413 in Zulip's envelope, as the server's own body reader answers, once the client has sent its body. */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const refuse = () => {
+    if (res.headersSent) return;
+    res.setHeader('connection', 'close');
+    answer(res, 413, 'BAD_REQUEST', `Request body too large (limit: ${limit} bytes)`);
+  };
+  if (req.readableEnded) return refuse();
   let drained = 0;
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > limit) req.destroy();
+    if (drained <= DRAIN_LIMIT_BYTES) return;
+    refuse();
+    req.destroy();
   });
+  req.on('end', refuse);
   req.resume();
-  res.setHeader('connection', 'close');
-  answer(res, 413, 'BAD_REQUEST', `Request body too large (limit: ${limit} bytes)`);
 }
 
 /** Sends the request to `owner` and streams the answer back; false when the owner could not be reached (try another). */
