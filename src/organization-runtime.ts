@@ -27,6 +27,7 @@ import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import type { Organization } from './store/organization.js';
+import type { FileReplicas } from './store/file-replica.js';
 import { buildServices } from './wiring.js';
 
 /** What every organization of the server shares. */
@@ -38,6 +39,8 @@ export interface ServerParts {
   clock: Clock;
   /** Compiles a site's routes (with the front's validators). */
   compileSite: (options: SiteOptions<UserRecord>) => Site<UserRecord>;
+  /** Cluster mode: where uploaded bytes are replicated (unset on the embedded server). */
+  fileReplicas?: FileReplicas;
 }
 
 interface BackgroundWork {

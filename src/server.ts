@@ -30,9 +30,11 @@ import { badRequest } from './domain/errors.js';
 import { Organization } from './store/organization.js';
 import { Counters } from './store/counters.js';
 import { Database } from './store/database.js';
+import type { FileReplicas } from './store/file-replica.js';
 import { makeDirectory } from './store/directories.js';
 import { checkStartupSpace } from './store/store-fault.js';
 import { SCHEMAS } from '../schemas/registry.js';
+import { PAGE_ROUTES, ROUTES } from './api/routes.js';
 import { fileURLToPath } from 'node:url';
 
 /** The built web client (`npm run build:web`): dist/public beside this file's dist/src. */
@@ -47,7 +49,7 @@ export interface StartOptions {
    * Cluster mode (src/cluster/): attached instead of starting the first organization; the node
    * loads the organizations it takes leases of. Unset: the embedded server, as always.
    */
-  cluster?: { attach(parts: ServerParts, organizations: Organizations): Promise<void> };
+  cluster?: { attach(parts: ServerParts, organizations: Organizations): Promise<void>; fileReplicas?: FileReplicas };
 }
 
 export interface RunningServer {
@@ -81,11 +83,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await checkStartup(config);
   const db = await openDatabase(config, logger);
   const validators = (sharedValidators ??= compileValidators(SCHEMAS));
-  const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators) };
+  const parts: ServerParts = { config, logger, db, counters: new Counters(db), clock, compileSite: (site) => new Site(site, validators), fileReplicas: options.cluster?.fileReplicas };
   const organizations = new Organizations(parts);
   if (options.cluster) await options.cluster.attach(parts, organizations);
   const first = options.cluster ? undefined : await startFirstOrganization(organizations, parts, print);
-  const metrics = config.metricsPort === undefined || !first ? undefined : serverMetrics(organizations, first, db, logger);
+  const metrics = config.metricsPort === undefined ? undefined : serverMetrics(organizations, db, logger);
   const front = new HttpFront<UserRecord>({
     uws,
     site: (host) => organizations.siteFor(host),
@@ -163,7 +165,7 @@ async function startFirstOrganization(organizations: Organizations, parts: Serve
   return first!;
 }
 
-function serverMetrics(organizations: Organizations, first: OrganizationRuntime, db: Database, logger: Logger): ServerMetrics {
+function serverMetrics(organizations: Organizations, db: Database, logger: Logger): ServerMetrics {
   // Every organization has the same routes; the queue figures are the sum over those loaded.
   const queues = {
     stats: () => {
@@ -175,8 +177,8 @@ function serverMetrics(organizations: Organizations, first: OrganizationRuntime,
       return total;
     },
   };
-  const { routes, pages = [] } = first.site.options;
-  const routePaths = [...routes.map((route) => route.path), ...pages.map((page) => page.path)];
+  // From the URL table (every organization serves the same routes; a cluster node may serve none yet).
+  const routePaths = [...ROUTES.map((route) => route.path), ...PAGE_ROUTES.map((page) => page.path)];
   return new ServerMetrics({ routePaths, queues, db, droppedLogLines: () => droppedLogLines(logger) });
 }
 

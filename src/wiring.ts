@@ -37,6 +37,7 @@ import { smtpTransport } from './ops/smtp.js';
 import { AttentionIndex } from './store/attention-index.js';
 import { Attachments } from './store/attachments.js';
 import { FileStore, uploadsDir } from './store/files.js';
+import type { FileReplicas } from './store/file-replica.js';
 import { Thumbnailer } from './store/thumbnails.js';
 import { TemporaryAccess } from './store/temporary-access.js';
 import { RealmEmojiBook } from './store/realm-emoji.js';
@@ -52,6 +53,8 @@ export interface ServiceParts {
   counters: Counters;
   org: Organization;
   clock: Clock;
+  /** Cluster mode: where uploaded bytes are replicated (unset on the embedded server). */
+  fileReplicas?: FileReplicas;
 }
 
 /** The organization's actors, restored from their snapshots, with the group records reconciled. */
@@ -86,7 +89,7 @@ export async function buildServices(parts: ServiceParts): Promise<Services> {
   await invitations.load(db);
   const attachments = new Attachments(org.id);
   await attachments.load(db);
-  const files = new FileStore(uploadsDir(parts.config.dataDir, org.id, org.realm.subdomain));
+  const files = new FileStore(uploadsDir(parts.config.dataDir, org.id, org.realm.subdomain), parts.fileReplicas?.(org.id));
   const realmEmoji = new RealmEmojiBook(org.id);
   await realmEmoji.load(db);
   const notifications = new NotificationOutbox(db, parts.counters, org.id);

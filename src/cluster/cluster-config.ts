@@ -15,6 +15,8 @@ export interface ClusterConfig {
   leaseMs: number;
   /** How long an append may wait for JetStream's acknowledgement (a stream leader election takes seconds). */
   appendTimeoutMs: number;
+  /** Stream entries between an organization's snapshots (then its stream is trimmed below the snapshot); 0: none. */
+  snapshotEvery: number;
 }
 
 /** The cluster settings, or undefined when PARLEY_CLUSTER_NATS is unset (the embedded server). */
@@ -28,6 +30,8 @@ export function clusterConfigFromEnv(env: NodeJS.ProcessEnv, host: string, port:
   if (!Number.isInteger(publicPort) || publicPort < 1 || publicPort > 65535) throw new ConfigError('PARLEY_CLUSTER_PORT', env.PARLEY_CLUSTER_PORT ?? '', 'the public port of this node (the forwarder)');
   const lease = Number(env.PARLEY_CLUSTER_LEASE_SECONDS ?? '3');
   if (!(lease >= 1 && lease <= 60)) throw new ConfigError('PARLEY_CLUSTER_LEASE_SECONDS', String(env.PARLEY_CLUSTER_LEASE_SECONDS), 'seconds from 1 to 60');
+  const snapshotEvery = Number(env.PARLEY_CLUSTER_SNAPSHOT_ENTRIES ?? '100000');
+  if (!Number.isInteger(snapshotEvery) || snapshotEvery < 0) throw new ConfigError('PARLEY_CLUSTER_SNAPSHOT_ENTRIES', String(env.PARLEY_CLUSTER_SNAPSHOT_ENTRIES), 'a number of stream entries (0: no snapshots)');
   return {
     servers,
     node,
@@ -36,5 +40,6 @@ export function clusterConfigFromEnv(env: NodeJS.ProcessEnv, host: string, port:
     publicHost: env.PARLEY_CLUSTER_HOST || host,
     leaseMs: lease * 1000,
     appendTimeoutMs: 15_000,
+    snapshotEvery,
   };
 }

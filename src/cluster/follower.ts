@@ -17,14 +17,17 @@ export class Follower {
   /** Set when the loop ended without being stopped (a lost consumer): the node starts a new one. */
   ended = false;
 
-  constructor(js: JetStreamClient, private readonly realm: number, from: number, apply: Apply, logger: Logger) {
+  /** `from`: the sequence to start at, found when the loop starts (it may first restore a snapshot). */
+  constructor(js: JetStreamClient, private readonly realm: number, from: () => Promise<number>, apply: Apply, logger: Logger) {
     this.loop = this.run(js, from, apply).catch((error: unknown) => {
       if (!this.stopped) logger.warn({ err: error, realm }, 'following an organization stopped; it resumes at the next lease check');
     }).finally(() => (this.ended = !this.stopped));
   }
 
-  private async run(js: JetStreamClient, from: number, apply: Apply): Promise<void> {
-    const consumer = await js.consumers.get(streamOf(this.realm), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from });
+  private async run(js: JetStreamClient, from: () => Promise<number>, apply: Apply): Promise<void> {
+    const start = await from();
+    if (this.stopped) return;
+    const consumer = await js.consumers.get(streamOf(this.realm), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start });
     if (this.stopped) return;
     this.messages = await consumer.consume();
     if (this.stopped) this.messages.stop();

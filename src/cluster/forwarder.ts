@@ -8,6 +8,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import type { KV } from '@nats-io/kv';
 import { subdomainOfHost } from '../domain/organization-hosts.js';
+import { DEFAULT_MAX_UPLOAD_MIB } from '../domain/uploads.js';
 import type { Database } from '../store/database.js';
 import { Organization } from '../store/organization.js';
 import { RETRY_ELSEWHERE_HEADER } from '../store/replicated-log.js';
@@ -17,6 +18,17 @@ import { leaseKeyOf, type LeaseValue } from './streams.js';
 const OWNER_WAIT_MS = 20_000;
 /** How long an owner read from the lease bucket is trusted without reading it again. */
 const OWNER_FRESH_MS = 500;
+const MIB = 1024 * 1024;
+/** Room above the largest upload for the multipart envelope and form fields (the owner applies the exact limits). */
+const BODY_HEADROOM_BYTES = MIB;
+
+/**
+ * The largest body the forwarder reads (it holds a body whole before forwarding it): Zulip's
+ * upload size or the server's body limit, whichever is larger, plus headroom.
+ */
+export function forwardedBodyLimit(serverBodyLimitBytes: number): number {
+  return Math.max(serverBodyLimitBytes, DEFAULT_MAX_UPLOAD_MIB * MIB) + BODY_HEADROOM_BYTES;
+}
 
 export interface ForwarderParts {
   rootUrl: string;
@@ -24,6 +36,8 @@ export interface ForwarderParts {
   leases: KV;
   host: string;
   port: number;
+  /** The server's body limit (PARLEY_BODY_LIMIT): see forwardedBodyLimit. */
+  bodyLimitBytes: number;
 }
 
 export interface Forwarder {
@@ -33,7 +47,8 @@ export interface Forwarder {
 
 export async function startForwarder(parts: ForwarderParts): Promise<Forwarder> {
   const owners = new OwnerCache(parts);
-  const server = createServer((req, res) => void forward(req, res, owners, parts.rootUrl));
+  const limit = forwardedBodyLimit(parts.bodyLimitBytes);
+  const server = createServer((req, res) => void forward(req, res, owners, parts.rootUrl, limit));
   // Long polls are held for minutes by the owner: the forwarder must not cut them.
   server.requestTimeout = 0;
   server.headersTimeout = 60_000;
@@ -89,11 +104,12 @@ class OwnerCache {
   }
 }
 
-async function forward(req: IncomingMessage, res: ServerResponse, owners: OwnerCache, rootUrl: string): Promise<void> {
+async function forward(req: IncomingMessage, res: ServerResponse, owners: OwnerCache, rootUrl: string, limit: number): Promise<void> {
   try {
     // The body is read whole first, so that a request can be sent again to a new owner when the
     // old one refused the connection (nothing of it was processed then).
-    const body = await readBody(req);
+    const body = await readBody(req, limit);
+    if (body === undefined) return refuseTooLarge(req, res, limit);
     const realm = await owners.realmOf(req.headers.host ?? new URL(rootUrl).host);
     if (realm === undefined) return answer(res, 404, 'NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.');
     const deadline = performance.now() + OWNER_WAIT_MS;
@@ -113,13 +129,49 @@ async function forward(req: IncomingMessage, res: ServerResponse, owners: OwnerC
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** The request's body, or undefined (nothing kept) once it is larger than `limit`. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      chunks.length = 0;
+      req.off('data', onData);
+      resolve(undefined);
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * How much of a refused body is read and dropped before the 413 is sent: a client still sending
+ * when the connection closes sees a reset instead of the answer (the HTTP front does the same,
+ * for the same reason: http/body-drain.ts). Past this, the connection is answered and closed.
+ */
+const DRAIN_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/** 413 in Zulip's envelope, as the server's own body reader answers, once the client has sent its body. */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const refuse = () => {
+    if (res.headersSent) return;
+    res.setHeader('connection', 'close');
+    answer(res, 413, 'BAD_REQUEST', `Request body too large (limit: ${limit} bytes)`);
+  };
+  if (req.readableEnded) return refuse();
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained <= DRAIN_LIMIT_BYTES) return;
+    refuse();
+    req.destroy();
+  });
+  req.on('end', refuse);
+  req.resume();
 }
 
 /** Sends the request to `owner` and streams the answer back; false when the owner could not be reached (try another). */

@@ -27,6 +27,7 @@ import {
 import type { ClusterConfig } from './cluster-config.js';
 import { catchUp, Follower } from './follower.js';
 import { register, registered } from './registry.js';
+import type { Snapshots } from './snapshots.js';
 import { ensureStream, leaseKeyOf, retry, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
 
 /** JetStream's error code for an append whose expected last sequence is not the stream's. */
@@ -50,6 +51,7 @@ export interface NodeParts {
   counters: Counters;
   organizations: Organizations;
   logger: Logger;
+  snapshots: Snapshots;
 }
 
 export class ClusterNode implements Replicator {
@@ -76,7 +78,8 @@ export class ClusterNode implements Replicator {
       this.realms.set(id, subdomain);
       await ensureStream(jet.jsm, id);
     }
-    await this.learn();
+    // Tried again, as the other start-up calls: a nats-server just lost leaves streams electing leaders for seconds.
+    await retry(() => this.learn());
     db.replicateWith(this, this.parts.config.node);
     organizations.gate = (subdomain) => (this.servesSubdomain(subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`));
     for (const realm of this.realms.keys()) this.follow(realm);
@@ -117,6 +120,7 @@ export class ClusterNode implements Replicator {
           const seq = await this.publish(realm, packBatch(batch), held.lastSequence);
           held.lastSequence = seq;
           this.appended.add(realm);
+          this.parts.snapshots.appended(realm, held.subdomain, seq);
           outcomes.set(realm, seq);
         } catch (error) {
           // A wrong last sequence: another node appended (it took the lease). No answer until the
@@ -194,13 +198,20 @@ export class ClusterNode implements Replicator {
     if (this.stopping || this.held.has(realm) || this.taking.has(realm)) return;
     const current = this.followers.get(realm);
     if (current && !current.ended) return;
-    const from = appliedSequence((key) => this.parts.db.get(key), realm) + 1;
+    // A store behind the stream's first entry (trimmed below a snapshot) restores the snapshot first.
+    const from = async () => {
+      await this.parts.snapshots.restoreIfBehind(realm);
+      return appliedSequence((key) => this.parts.db.get(key), realm) + 1;
+    };
     this.followers.set(realm, new Follower(this.parts.jet.js, realm, from, (r, seq, data) => this.apply(r, seq, data), this.parts.logger));
   }
 
   /** Applies one stream entry to the store, unless it holds it already. */
   private async apply(realm: number, sequence: number, data: Uint8Array): Promise<void> {
     const { db, counters } = this.parts;
+    // Entries follow each other without gaps: one missing was trimmed (the snapshot holds it).
+    const applied = appliedSequence((key) => db.get(key), realm);
+    if (sequence > applied + 1) throw new Error(`entry ${sequence} follows ${applied}: the stream was trimmed past this store; the snapshot is restored first`);
     const ops = opsToApply(realm, sequence, unpackBatch(data), (key) => db.get(key), (key, value) => counters.raise(key, value));
     if (ops) await db.applyReplicated(ops);
   }
@@ -263,6 +274,7 @@ export class ClusterNode implements Replicator {
     try {
       await this.followers.get(realm)?.stop();
       this.followers.delete(realm);
+      await this.parts.snapshots.restoreIfBehind(realm);
       await catchUp(jet.jsm, realm, applied, apply);
       const sent = performance.now();
       let revision: number;

@@ -7,8 +7,10 @@ import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { startServer, type RunningServer, type StartOptions } from '../server.js';
 import type { ClusterConfig } from './cluster-config.js';
+import { FilesBucket, openFilesBucket } from './files-bucket.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
 import { ClusterNode } from './node.js';
+import { openSnapshotBucket, Snapshots } from './snapshots.js';
 import { connectJetStream } from './streams.js';
 
 export interface RunningNode {
@@ -22,17 +24,24 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
   const jet = await connectJetStream(cluster.servers, cluster.leaseMs, `parley-${cluster.node}`);
   let node: ClusterNode | undefined;
   let db: Database | undefined;
+  const bucket = await openFilesBucket(jet.nc);
+  const snapshotBucket = await openSnapshotBucket(jet.nc);
+  let files: FilesBucket | undefined;
   const server = await startServer(config, {
     ...options,
     cluster: {
+      // Organizations are loaded only after attach (which makes `files`).
+      fileReplicas: (realm) => files!.of(realm),
       async attach(parts, organizations) {
+        files = new FilesBucket(bucket, parts.logger);
         db = parts.db;
-        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger });
+        const snapshots = new Snapshots(snapshotBucket, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
+        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger, snapshots });
         await node.start();
       },
     },
   });
-  const forwarder = await startForwarder({ rootUrl: config.externalUrl, db: db!, leases: jet.leases, host: cluster.publicHost, port: cluster.publicPort });
+  const forwarder = await startForwarder({ rootUrl: config.externalUrl, db: db!, leases: jet.leases, host: cluster.publicHost, port: cluster.publicPort, bodyLimitBytes: config.bodyLimitBytes });
   (options.print ?? ((line: string) => process.stdout.write(line + '\n')))(`Parley cluster node ${cluster.node} forwarding on http://${cluster.publicHost}:${forwarder.port}`);
   return {
     server,

@@ -2,13 +2,19 @@
  * Uploaded bytes on disk, content-addressed under `<data dir>/uploads`: `blobs/ab/<sha256>` holds
  * a file's bytes and `thumbnails/ab/<sha256>-<format>` its thumbnails. A file is written to
  * `tmp/`, fsynced, renamed into place and its directory fsynced before `put` resolves, so a
- * crash leaves either the whole file or nothing under `blobs/`; `open` empties `tmp/`.
+ * crash leaves either the whole file or nothing under `blobs/`; `open` empties `tmp/`. In cluster
+ * mode a replica (file-replica.ts) also holds each file's bytes before `put` resolves, and a
+ * file missing here is fetched from it when first read (and kept); thumbnails are made again
+ * from the bytes when missing, so they are not replicated.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, readdirSync, rmSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { ByteRange } from '../domain/uploads.js';
+import { ApiError } from '../domain/errors.js';
+import type { FileReplica } from './file-replica.js';
+import { storeUnavailable } from './store-fault.js';
 
 /**
  * An organization's upload directory: the root organization's is `<data dir>/uploads`, as it was
@@ -18,6 +24,11 @@ import type { ByteRange } from '../domain/uploads.js';
 export function uploadsDir(dataDir: string, realmId: number, subdomain: string): string {
   const root = join(dataDir, 'uploads');
   return subdomain === '' ? root : join(root, 'organizations', String(realmId));
+}
+
+/** A file that must be fetched from the replica while it cannot be reached: 503, as the store's own outages. */
+function replicaUnreachable(): ApiError {
+  return new ApiError('SERVER_NOT_READY', 'This file cannot be read right now: its replicas cannot be reached. Try again later.', 503, {}, { 'Retry-After': '5' });
 }
 
 export const sha256Of = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -57,8 +68,13 @@ export class FileStore {
   private readonly tmp: string;
   private readonly blobs: string;
   private readonly thumbnails: string;
+  /** Fetches from the replica under way, by hash: concurrent readers of a missing file share one. */
+  private readonly fetching = new Map<string, Promise<boolean>>();
 
-  constructor(readonly root: string) {
+  constructor(
+    readonly root: string,
+    private readonly replica?: FileReplica,
+  ) {
     this.tmp = join(root, 'tmp');
     this.blobs = join(root, 'blobs');
     this.thumbnails = join(root, 'thumbnails');
@@ -99,7 +115,19 @@ export class FileStore {
       release();
       throw error;
     }
+    if (this.replica) await this.replicate(sha, data, release);
     return { sha, release };
+  }
+
+  /** Cluster mode: the bytes are in the replica before the record naming them can be written; refused (503) when they cannot be. */
+  private async replicate(sha: string, data: Buffer, release: () => void): Promise<void> {
+    try {
+      await this.replica!.put(sha, data);
+    } catch (error) {
+      release();
+      const reason = `the file could not be replicated: ${(error as Error).message}`;
+      throw storeUnavailable({ cause: 'its file replicas cannot be reached', reason, since: Date.now(), attempts: 0 });
+    }
   }
 
   async putThumbnail(sha: string, format: string, data: Buffer): Promise<void> {
@@ -125,7 +153,8 @@ export class FileStore {
     try {
       handle = await open(path, 'r');
     } catch {
-      return undefined;
+      if (!this.replica || !(await this.fetch(path))) return undefined;
+      handle = await open(path, 'r');
     }
     try {
       if (!range) return await handle.readFile();
@@ -136,6 +165,29 @@ export class FileStore {
     } finally {
       await handle.close();
     }
+  }
+
+  /** Cluster mode: brings a file's bytes missing here from the replica and keeps them; false when it has none. */
+  private fetch(path: string): Promise<boolean> {
+    const sha = this.blobShaOf(path);
+    if (sha === undefined) return Promise.resolve(false);
+    const under = this.fetching.get(sha);
+    if (under) return under;
+    const fetching = (async () => {
+      const data = await this.replica!.get(sha).catch(() => Promise.reject(replicaUnreachable()));
+      // Content-addressed: bytes that are not what the hash names are not kept.
+      if (!data || sha256Of(data) !== sha) return false;
+      await this.writeDurably(path, data);
+      return true;
+    })().finally(() => this.fetching.delete(sha));
+    this.fetching.set(sha, fetching);
+    return fetching;
+  }
+
+  /** The hash a path under `blobs/` names (`ab/<sha256>`), or undefined for any other path. */
+  private blobShaOf(path: string): string | undefined {
+    const match = /^([0-9a-f]{2})\/([0-9a-f]{64})$/.exec(relative(this.blobs, path));
+    return match && match[2]!.startsWith(match[1]!) ? match[2] : undefined;
   }
 
   /**
@@ -149,6 +201,7 @@ export class FileStore {
       return false;
     }
     rmSync(this.blobPath(sha), { force: true });
+    this.replica?.delete(sha);
     const dir = join(this.thumbnails, sha.slice(0, 2));
     let names: string[] = [];
     try {

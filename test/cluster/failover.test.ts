@@ -1,30 +1,50 @@
 /**
  * The cluster on NATS JetStream (docs/cluster.md), on loopback: three nats-servers, three Parley
- * nodes, two organizations. The owner of one is killed under a load of sends: a standby takes
- * over, every answered send is there exactly once and no id is reused. Then the new owner is
- * frozen past its lease and resumed: its writes are refused (fencing). An owner stopped with
- * SIGTERM hands over. An organization created on one node is served through all. Then one
- * nats-server is killed: both organizations go on. Last, the node killed in the failover (and
- * restarted) is left alone: it serves every send answered before. `npm run cluster-test -- --cycles N` runs more cycles.
+ * nodes, two organizations. Files are uploaded; then the owner of one organization is killed
+ * under a load of sends: a standby takes over, every answered send is there exactly once and no
+ * id is reused, and the files are served by the new owner, which fetches their bytes from the
+ * files bucket on first read. Then the new owner is frozen past its lease and resumed: its writes
+ * are refused (fencing). An owner stopped with SIGTERM hands over. An organization created on one
+ * node is served through all. The owner snapshots an organization every 40 entries and trims its
+ * stream: the node killed in the failover starts again as a new node (the seed's store) and
+ * restores the snapshot. Then one nats-server is killed: both organizations go on. Last, that
+ * node is left alone: it serves every send answered before.
+ * `npm run cluster-test -- --cycles N` runs more cycles.
  */
 import { test } from 'tap';
 import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
 import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
+import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
+import { fetchRaw, upload } from '../helpers/uploads.js';
+import sharp from 'sharp';
 
 const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: apt-get install nats-server; .ci/run installs it)';
 
 test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async (t) => {
-  const cluster = await LocalCluster.start();
+  // A snapshot every 40 entries, so that the streams are trimmed within the test.
+  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40' });
   t.teardown(() => cluster.stop());
   const [root, b] = cluster.organizations as [typeof cluster.organizations[0], typeof cluster.organizations[0]];
   // The sends answered in the failover, and the node killed there (restarted at once, on its data).
   const answered = new Map<string, number>();
   let restarted = -1;
+  let newOwner = -1;
+  let uploads: ClusterUploads | undefined;
+
+  await t.test('files uploaded to the first owner', async (t) => {
+    uploads = await uploadSome(cluster.nodes[0]!.client(root));
+    const bucket = await cluster.filesBucket();
+    for (const upload of [uploads.file, uploads.image, uploads.doomed]) {
+      const info = await bucket.info(`${root.realm}/${upload.sha}`);
+      t.equal(info?.size, upload.bytes.length, 'its bytes are in the files bucket once the upload is answered');
+    }
+  });
 
   await t.test('kill -9 of the owner under load: a standby serves, nothing answered is lost or doubled', async (t) => {
     const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered);
     restarted = result.killed;
+    newOwner = result.newOwner;
     t.ok(result.acked >= 30, `${result.acked} sends answered`);
     t.equal(result.lost, 0, 'every answered send is stored with its id');
     t.equal(result.duplicated, 0, 'none is stored twice');
@@ -37,6 +57,36 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.comment(`failover: ${result.failoverMs} ms from kill -9 to the first answered send (lease 3 s)`);
     const other = await cluster.nodes[result.newOwner]!.client(b).get('/users/me');
     t.equal(other.status, 200, 'the other organization is served too');
+  });
+
+  await t.test('files uploaded before the kill are served by the new owner (from the files bucket)', async (t) => {
+    const { file, image, thumbnail, doomed } = uploads!;
+    const owner = cluster.nodes[newOwner]!;
+    t.notOk(storedOn(owner.dataDir, file.sha), 'the new owner did not hold the bytes (followers copy no files)');
+    // Through the third node's forwarder: neither the killed node nor the new owner.
+    const via = cluster.nodes.find((_, i) => i !== restarted && i !== newOwner)!.client(root);
+    const served = await fetchRaw(via, file.url);
+    t.equal(served.status, 200);
+    t.ok(served.bytes.equals(file.bytes), 'the same bytes');
+    t.ok(storedOn(owner.dataDir, file.sha), 'and the new owner keeps them');
+    const picture = await fetchRaw(via, image.url);
+    t.ok(picture.bytes.equals(image.bytes), 'the image too');
+    const thumb = await fetchRaw(via, thumbnailUrl(image));
+    t.equal(thumb.status, 200, 'its thumbnail is made again from the fetched bytes');
+    t.equal(thumb.headers.get('content-type'), 'image/webp');
+    const [made, before] = await Promise.all([sharp(thumb.bytes).metadata(), sharp(thumbnail).metadata()]);
+    t.same([made.width, made.height], [before.width, before.height], 'the same size as the first owner made it');
+    const listed = (await via.get('/attachments')).body.attachments as { id: number; name: string }[];
+    const id = listed.find((a) => a.name === doomed.name)!.id;
+    t.equal((await via.delete(`/attachments/${id}`)).status, 200, 'a file uploaded before the kill is deleted');
+    const bucket = await cluster.filesBucket();
+    let info = await bucket.info(`${root.realm}/${doomed.sha}`);
+    for (let tries = 0; tries < 100 && info && !info.deleted; tries++) {
+      await sleep(100);
+      info = await bucket.info(`${root.realm}/${doomed.sha}`);
+    }
+    t.ok(!info || info.deleted, 'and its bytes leave the files bucket');
+    t.equal((await fetchRaw(via, doomed.url)).status, 404, 'it is not served any more');
   });
 
   await t.test('an owner frozen past its lease cannot write when it resumes (fencing)', async (t) => {
@@ -91,6 +141,49 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.equal(sent.status, 200, 'a send to it is answered');
   });
 
+  await t.test("a node's /metrics counts what it served; the forwarder refuses a body past its limit with 413", async (t) => {
+    const owner = cluster.nodes[(await cluster.ownerOf(b))!]!;
+    const series = 'parley_http_requests_total{method="POST",route="/messages",status="200"}';
+    const countOf = async () => {
+      const scraped = await fetch(`http://127.0.0.1:${owner.metricsPort}/metrics`);
+      t.equal(scraped.status, 200, 'the owner serves /metrics');
+      const line = (await scraped.text()).split('\n').find((text) => text.startsWith(series + ' '));
+      return Number(line?.split(' ')[1] ?? 0);
+    };
+    const before = await countOf();
+    const via = cluster.nodes.find((node) => node !== owner)!.client(b);
+    t.equal((await via.post('/messages', { type: 'stream', to: 'general', topic: 'metrics', content: 'counted' })).status, 200);
+    t.equal((await countOf()) - before, 1, 'the send forwarded to it is counted there');
+    // Past Zulip's 25 MiB upload size and the headroom: refused before it reaches the owner.
+    const huge = await upload(via, { name: 'huge.bin', data: Buffer.alloc(27 * 1024 * 1024, 1) });
+    t.equal(huge.status, 413);
+    t.equal(huge.body.result, 'error');
+    const limit = Number(/limit: (\d+) bytes/.exec(huge.body.msg)?.[1]);
+    t.ok(limit > 25 * 1024 * 1024, `the forwarder's limit (${limit} bytes) is above the largest upload: ${huge.body.msg}`);
+    t.equal((await via.get('/users/me')).status, 200, 'the node serves on');
+  });
+
+  await t.test('a snapshot trims the stream; a new node restores it and follows the tail', async (t) => {
+    const before = await cluster.streamState(root.realm);
+    const via = cluster.nodes.find((_, i) => i !== restarted)!.client(root);
+    for (let i = 0; i < 50; i++) {
+      const sent = await via.post('/messages', { type: 'stream', to: 'general', topic: 'failover', content: `s-${i}` });
+      if (sent.status !== 200) t.fail(`send ${i}: ${sent.status}`);
+    }
+    let state = await cluster.streamState(root.realm);
+    for (let tries = 0; tries < 100 && state.first <= before.last + 1; tries++) {
+      await sleep(100);
+      state = await cluster.streamState(root.realm);
+    }
+    t.ok(state.first > before.last + 1, `the stream was trimmed below a snapshot: it starts at ${state.first}, after every entry before these sends (last was ${before.last})`);
+    // The node killed in the failover starts again as a new node: the seed's store, none of the stream.
+    cluster.nodes[restarted]!.child.signal('SIGKILL');
+    await cluster.nodes[restarted]!.child.exited();
+    const fresh = await cluster.startFreshNode(restarted);
+    await fresh.child.waitFor('organization restored from its snapshot', 30_000);
+    t.pass('the new node restored the snapshot');
+  });
+
   await t.test('one nats-server killed: both organizations go on', async (t) => {
     cluster.killNats(0);
     const statuses: number[] = [];
@@ -104,7 +197,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.same(statuses, Array(10).fill(200), 'every send answered');
   });
 
-  await t.test('the node restarted after its kill caught up: alone, it serves everything answered before', async (t) => {
+  await t.test('the node restarted (from the seed and the snapshot): alone, it serves everything answered before', async (t) => {
     for (const [i, node] of cluster.nodes.entries()) {
       if (i === restarted) continue;
       node.child.signal('SIGKILL');
@@ -115,5 +208,6 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
     t.same(missing, [], `all ${answered.size} sends answered during the failover are there`);
     t.ok(stored.has('after-takeover'), 'and the send made after the fencing');
+    t.ok(stored.has('s-0') && stored.has('s-49'), 'and the sends around the snapshot');
   });
 });

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
+import { Objm, type ObjectStore } from '@nats-io/obj';
+import { jetstreamManager } from '@nats-io/jetstream';
 import { apiEmail } from '../../src/domain/users.js';
 import type { Services } from '../../src/services.js';
 import { Api } from './client.js';
@@ -69,6 +71,8 @@ export interface ParleyNode {
   dataDir: string;
   publicPort: number;
   internalPort: number;
+  /** The node's /metrics listener (PARLEY_METRICS_PORT). */
+  metricsPort: number;
   /** A client of `org` reaching this node's public port (the forwarder). */
   client(org: SeedOrganization): Api;
   /** A client of `org` reaching this node's Parley server directly (no forwarding: fencing tests). */
@@ -150,6 +154,7 @@ export class LocalCluster {
     const previous = this.nodes[i];
     const internalPort = previous?.internalPort ?? (await freePort());
     const publicPort = previous?.publicPort ?? (await freePort());
+    const metricsPort = previous?.metricsPort ?? (await freePort());
     const env = {
       ...process.env,
       PARLEY_DATA_DIR: dataDir,
@@ -164,6 +169,7 @@ export class LocalCluster {
       PARLEY_NODE_NAME: name,
       PARLEY_NODE_URL: `http://127.0.0.1:${internalPort}`,
       PARLEY_CLUSTER_PORT: String(publicPort),
+      PARLEY_METRICS_PORT: String(metricsPort),
       PARLEY_CLUSTER_LEASE_SECONDS: String(this.leaseSeconds),
       ...this.nodeEnv,
     };
@@ -175,6 +181,7 @@ export class LocalCluster {
       dataDir,
       publicPort,
       internalPort,
+      metricsPort,
       client: (org) => new Api(`http://127.0.0.1:${publicPort}`, org.email, org.apiKey, org.host),
       direct: (org) => new Api(`http://127.0.0.1:${internalPort}`, org.email, org.apiKey, org.host),
     };
@@ -219,11 +226,39 @@ export class LocalCluster {
   }
 
   private async leases(): Promise<KV> {
-    if (!this.kv) {
-      this.connection = await connect({ servers: this.natsPorts.map((p) => `nats://127.0.0.1:${p}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
-      this.kv = await new Kvm(this.connection).open('parley_leases');
-    }
+    if (!this.kv) this.kv = await new Kvm(await this.natsConnection()).open('parley_leases');
     return this.kv;
+  }
+
+  private async natsConnection(): Promise<NatsConnection> {
+    this.connection ??= await connect({ servers: this.natsPorts.map((p) => `nats://127.0.0.1:${p}`), maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    return this.connection;
+  }
+
+  /** An organization's stream: its first and last sequence (src/cluster/streams.ts). */
+  async streamState(realm: number): Promise<{ first: number; last: number }> {
+    // Tried again for a while: the connection may be moving off a nats-server a test killed.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const jsm = await jetstreamManager(await this.natsConnection(), { checkAPI: false, timeout: 5_000 });
+        const state = (await jsm.streams.info(`PARLEY_ORG_${realm}`)).state;
+        return { first: state.first_seq, last: state.last_seq };
+      } catch (error) {
+        if (attempt >= 10) throw error;
+        await sleep(250);
+      }
+    }
+  }
+
+  /** Starts node `i` again on a fresh copy of the seed (a new node: its store holds none of the streams). */
+  async startFreshNode(i: number): Promise<ParleyNode> {
+    rmSync(join(this.dir, `p${i}`), { recursive: true, force: true });
+    return this.startNode(i, true);
+  }
+
+  /** The bucket the nodes replicate uploaded files to (src/cluster/files-bucket.ts). */
+  async filesBucket(): Promise<ObjectStore> {
+    return new Objm(await this.natsConnection()).open('parley_files');
   }
 
   /** The index of the node holding an organization's lease (undefined: none now). */
