@@ -14,10 +14,12 @@ const HEADER_PX = 42;
 
 export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) => void }) {
   app.revision.value;
+  // A fetched page bumps only `pages`: the feed re-renders, the rest of the page does not.
+  app.pages.value;
   const narrow = app.narrow.value;
   const key = narrowKey(narrow);
   const list = app.messages.list(narrow);
-  const rows: FeedRow[] = useMemo(() => (list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value]);
+  const rows: FeedRow[] = useMemo(() => (list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstKey = useRef<string | undefined>(undefined);

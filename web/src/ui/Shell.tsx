@@ -1,5 +1,5 @@
 /** The signed-in page: top bar (search, status, sign out), sidebar, and the feed with compose or one of the pages (Inbox, Recent, drafts, scheduled, settings, administration); addresses and keyboard shortcuts. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { narrowFromPath, narrowPath, term, type Narrow } from '../state/narrow.js';
 import { conversationKey } from '../state/feed.js';
@@ -31,7 +31,9 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
   const search = useRef<HTMLInputElement>(null);
   app.revision.value;
 
-  const navigate: Navigate = (to, push = true) => {
+  // One function for the page's life: the sidebar and the feed, whose props then do not change, are
+  // not re-rendered when the shell is (a switch re-renders what shows the narrow, not everything).
+  const navigate: Navigate = useCallback((to, push = true) => {
     setMenuOpen(false);
     if (isPage(to)) {
       setView(to);
@@ -41,8 +43,9 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
     setView('feed');
     app.go(to);
     composeFromNarrow(to);
-    if (push && location.pathname !== narrowPath(to)) history.pushState(null, '', narrowPath(to));
-  };
+    // The address changes after the page is asked for and drawn: pushState costs milliseconds of the click.
+    if (push) setTimeout(() => location.pathname !== narrowPath(to) && history.pushState(null, '', narrowPath(to)));
+  }, [app]);
 
   useAddresses(navigate);
 
@@ -116,6 +119,7 @@ function useAddresses(navigate: Navigate): void {
 /** The main column: the feed with who is typing and the compose box, or one of the pages. */
 function MainView({ app, view, place, navigate }: { app: App; view: View; place: string; navigate: Navigate }) {
   app.revision.value;
+  const onReply = useCallback((id: number) => void replyTo(app, id, true), [app]);
   const narrow = app.narrow.value;
   const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
   switch (view) {
@@ -123,7 +127,7 @@ function MainView({ app, view, place, navigate }: { app: App; view: View; place:
       return (
         <>
           <h1 class="narrow-title">{place}</h1>
-          <Feed key={narrowPath(narrow)} app={app} onReply={(id) => void replyTo(app, id, true)} />
+          <Feed key={narrowPath(narrow)} app={app} onReply={onReply} />
           <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
           <Compose app={app} />
         </>
