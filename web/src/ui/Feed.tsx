@@ -31,7 +31,15 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
     estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
     getItemKey: (i) => rows[i]?.key ?? i,
     overscan: 8,
+    measureElement: measureRow,
   });
+
+  // A narrow opens at its newest messages: its first rows drawn are those (from the estimated
+  // sizes), not the oldest ones followed by a second render once the layout effect below has
+  // scrolled to the bottom (that render cost as much as the first).
+  if (firstKey.current === undefined && atBottom.current && rows.length) {
+    virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
+  }
 
   // A new narrow starts at its newest message.
   useLayoutEffect(() => {
@@ -100,6 +108,19 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
       </div>
     </div>
   );
+}
+
+/**
+ * A row's height: from the ResizeObserver's entry (read after layout, all rows at once), or, when the
+ * row is just mounted, the size already known (measured before, or estimated). The library's own
+ * reads offsetHeight on mount, which made each switch lay the page out inside its render.
+ */
+function measureRow(el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry) return Math.round(el.getBoundingClientRect().height);
+  const index = v.indexFromElement(el);
+  return v.itemSizeCache.get(v.options.getItemKey(index)) ?? v.measurementsCache[index]?.size ?? v.options.estimateSize(index);
 }
 
 /** Messages on screen in a visible tab become read: after each render, on scroll, and when the tab comes back. */
