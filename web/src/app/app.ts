@@ -22,6 +22,8 @@ import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 import { whenIdle } from './idle.js';
 
 export const PAGE_SIZE = 100;
+/** Events that change nothing but who is active or typing. */
+const QUIET_EVENTS = new Set(['presence', 'typing']);
 const PRESENCE_EVERY_MS = 60_000;
 
 export interface RealmInfo {
@@ -45,6 +47,8 @@ export class App {
   readonly revision = signal(0);
   /** Bumped when a fetched page is added to a message list (and by every change): what the feed and the DM list read besides `revision`. */
   readonly pages = signal(0);
+  /** Bumped by a batch of events that holds only presence and typing: the people list and the typing line read it, the feed does not. */
+  readonly activity = signal(0);
   /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
   readonly topicsArrived = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
@@ -244,6 +248,8 @@ export class App {
 
   private applyEvents(events: ServerEvent[]): void {
     for (const event of events) applyEvent(this, event);
+    // Presence and typing change only what shows them (the queue leaves heartbeats out).
+    if (events.every((e) => QUIET_EVENTS.has(e.type))) return void this.activity.value++;
     // A list forgotten because muting changed (the combined feed) is fetched again if shown.
     if (this.mutingChangedSince) {
       this.mutingChangedSince = false;

@@ -121,14 +121,13 @@ function MainView({ app, view, place, navigate }: { app: App; view: View; place:
   app.revision.value;
   const onReply = useCallback((id: number) => void replyTo(app, id, true), [app]);
   const narrow = app.narrow.value;
-  const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
   switch (view) {
     case 'feed':
       return (
         <>
           <h1 class="narrow-title">{place}</h1>
           <Feed key={narrowPath(narrow)} app={app} onReply={onReply} />
-          <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
+          <Typing app={app} />
           <Compose app={app} />
         </>
       );
@@ -145,6 +144,15 @@ function MainView({ app, view, place, navigate }: { app: App; view: View; place:
     case 'admin':
       return <Admin app={app} />;
   }
+}
+
+/** Who is typing in the conversation shown: re-rendered by typing events alone, without the feed. */
+function Typing({ app }: { app: App }) {
+  app.revision.value;
+  app.activity.value;
+  const narrow = app.narrow.value;
+  const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
+  return <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>;
 }
 
 function isCurrentConversation(app: App, narrow: Narrow, key: string): boolean {

@@ -160,6 +160,7 @@ function Topics({ app, streamId, currentTopic, link }: { app: App; streamId: num
 /** People, active ones first; a large organization shows the first ones and a filter (the list is not what the page spends its time on). */
 function People({ app, onNavigate, currentKey }: Here & { app: App }) {
   app.revision.value;
+  app.activity.value;
   const [filter, setFilter] = useState('');
   const here = { currentKey, onNavigate };
   const now = Date.now() / 1000;
