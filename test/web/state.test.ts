@@ -286,6 +286,9 @@ test('versions that cached views are keyed on: unread set, topic policies, messa
     change();
     t.ok(unread.version > v, 'moves and reads do');
   }
+  v = unread.version;
+  unread.remove([2]);
+  t.equal(unread.version, v, 'reading a message already read does not (the server\'s echo of a read made here)');
 
   const policies = new TopicPolicies();
   v = policies.version;

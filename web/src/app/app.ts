@@ -49,6 +49,8 @@ export class App {
   readonly pages = signal(0);
   /** Bumped by a batch of events that holds only presence and typing: the people list and the typing line read it, the feed does not. */
   readonly activity = signal(0);
+  /** Bumped when the emoji data has loaded: only an open emoji picker reads it (nothing else shown needs it). */
+  readonly emojiLoaded = signal(0);
   /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
   readonly topicsArrived = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
@@ -197,7 +199,7 @@ export class App {
     });
     // The emoji data (for the picker and autocompletion) is large and not on the first screen.
     const emojiUrl = r.server_emoji_data_url;
-    if (!this.emoji && typeof emojiUrl === 'string') whenIdle(() => void loadEmoji(emojiUrl).then((e) => ((this.emoji = e), this.changed()), () => {}));
+    if (!this.emoji && typeof emojiUrl === 'string') whenIdle(() => void loadEmoji(emojiUrl).then((e) => ((this.emoji = e), this.emojiLoaded.value++), () => {}));
     if (first) void this.catchUpFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
     // Otherwise this fetches only what the first page does not cover (a failed one, another narrow).

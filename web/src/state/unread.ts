@@ -57,9 +57,10 @@ export class Unread {
 
   /** Read (or deleted): no longer counted. */
   remove(ids: readonly number[]): void {
-    this.changes++;
     for (const id of ids) {
-      this.places.delete(id);
+      // Only a real change counts: the server's read event for messages already marked read here
+      // then leaves the cached counts alone.
+      if (this.places.delete(id)) this.changes++;
       this.mentions.delete(id);
     }
   }

@@ -17,6 +17,8 @@ export function EmojiPicker({ app, onPick, onClose }: { app: App; onPick: (choic
   const [query, setQuery] = useState('');
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
+  // Opened before the emoji data arrived: drawn again when it does.
+  app.emojiLoaded.value;
   const all = emojiChoices(app);
   const popular = POPULAR.map((n) => app.emoji?.byName.get(n)).filter((e): e is EmojiChoice => e !== undefined);
   const custom = all.filter((e) => e.isImage);
