@@ -2,7 +2,7 @@
 import { test } from 'tap';
 import { applyCandidate, quoteReply, rank, tokenAt } from '../../web/src/state/autocomplete.js';
 import { EventQueue, backoff, type QueueTransport, type Registration } from '../../web/src/state/event-queue.js';
-import { feedRows } from '../../web/src/state/feed.js';
+import { feedRows, reuseRows } from '../../web/src/state/feed.js';
 import { MessageStore, mergeSorted } from '../../web/src/state/messages.js';
 import { channelNarrow, dmNarrow, HOME, matches, narrowFromPath, narrowPath, parseSearch, searchText } from '../../web/src/state/narrow.js';
 import type { Message, ServerEvent } from '../../web/src/state/types.js';
@@ -304,4 +304,26 @@ test('versions that cached views are keyed on: unread set, topic policies, messa
   t.equal(store.version, v, 'a flag does not count (no message added or removed)');
   store.remove([3]);
   t.ok(store.version > v, 'a deletion does');
+});
+
+test('feed rows keep their objects where nothing changed, for the memoised rows', async (t) => {
+  const kept = new Map();
+  const a = channelMessage(1, 1, 'x');
+  const b = channelMessage(2, 1, 'x', { sender_id: 21 });
+  const first = reuseRows(kept, feedRows([a, b], SELF));
+  const again = reuseRows(kept, feedRows([a, b], SELF));
+  t.equal(again.length, 3, 'a header and two messages');
+  again.forEach((row, i) => t.equal(row, first[i], `row ${row.key} is the same object`));
+  const starred = { ...b, flags: ['starred'] };
+  const c = channelMessage(3, 1, 'x', { sender_id: 21 });
+  const next = reuseRows(kept, feedRows([a, starred, c], SELF));
+  t.equal(next[0], first[0], 'the header kept');
+  t.equal(next[1], first[1], 'an unchanged message kept');
+  t.not(next[2], first[2], 'a replaced message (a flag) is a new row');
+  t.equal(next[3]!.key, 'm3', 'a new message added');
+  t.ok(next[3]!.kind === 'message' && next[3].continued, 'and grouped with the one before');
+  const moved = reuseRows(kept, feedRows([a, { ...starred, subject: 'y' }, c], SELF));
+  t.same(moved.map((r) => r.key), ['h1', 'm1', 'h2', 'm2', 'h3', 'm3'], 'a moved message splits the run');
+  t.equal(moved[1], next[1], 'the message before it kept');
+  t.not(moved[5], next[3], 'the one after it is no longer grouped: a new row');
 });

@@ -22,6 +22,8 @@ import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 import { whenIdle } from './idle.js';
 
 export const PAGE_SIZE = 100;
+/** Events that change what feed rows show besides their messages (names, roles, channels, topic policies, custom emoji). */
+const ROW_CONTEXT_EVENTS = new Set(['realm_user', 'realm_emoji', 'realm', 'user_topic', 'subscription', 'stream']);
 /** Events that change nothing but who is active or typing. */
 const QUIET_EVENTS = new Set(['presence', 'typing']);
 const PRESENCE_EVERY_MS = 60_000;
@@ -49,6 +51,11 @@ export class App {
   readonly pages = signal(0);
   /** Bumped by a batch of events that holds only presence and typing: the people list and the typing line read it, the feed does not. */
   readonly activity = signal(0);
+  /**
+   * Moves when something a feed row shows besides its message changes: names, roles, channels,
+   * topic policies, custom emoji (a registration, or such an event). Memoised rows compare it.
+   */
+  rowContext = 0;
   /** Bumped when the emoji data has loaded: only an open emoji picker reads it (nothing else shown needs it). */
   readonly emojiLoaded = signal(0);
   /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
@@ -195,6 +202,7 @@ export class App {
       const presences = (r.presences as Record<string, { active_timestamp?: number }>) ?? {};
       for (const [id, p] of Object.entries(presences)) this.presence.set(Number(id), p.active_timestamp ?? 0);
       this.topics.clear();
+      this.rowContext++;
       this.changed();
     });
     // The emoji data (for the picker and autocompletion) is large and not on the first screen.
@@ -225,6 +233,7 @@ export class App {
     if (this.messages !== store) return;
     if (!page) return void this.load(first.narrow, false);
     this.namesSeen = namesIn(page, this.namesSeen);
+    this.rowContext++;
     store.addPage(first.narrow, page, 'around');
     this.pagesChanged();
   }
@@ -250,6 +259,7 @@ export class App {
 
   private applyEvents(events: ServerEvent[]): void {
     for (const event of events) applyEvent(this, event);
+    if (events.some((e) => ROW_CONTEXT_EVENTS.has(e.type))) this.rowContext++;
     // Presence and typing change only what shows them (the queue leaves heartbeats out).
     if (events.every((e) => QUIET_EVENTS.has(e.type))) return void this.activity.value++;
     // A list forgotten because muting changed (the combined feed) is fetched again if shown.

@@ -1,11 +1,12 @@
 /** The message feed of the current narrow: virtualised rows, history paging at the top, stuck to the bottom for new messages, read as seen. */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { App } from '../app/app.js';
-import { feedRows, type FeedRow } from '../state/feed.js';
+import { feedRows, reuseRows, type FeedRow } from '../state/feed.js';
 import { narrowKey } from '../state/narrow.js';
 import { useVirtualizer } from './virtual.js';
 import type { Virtualizer } from '@tanstack/virtual-core';
 import { ConversationHeader, MessageRow } from './MessageRow.js';
+import { memo } from './memo.js';
 
 const NEAR_TOP_PX = 400;
 const NEAR_BOTTOM_PX = 80;
@@ -19,7 +20,10 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
   const narrow = app.narrow.value;
   const key = narrowKey(narrow);
   const list = app.messages.list(narrow);
-  const rows: FeedRow[] = useMemo(() => (list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
+  // Rows whose message did not change keep their object: the memoised rows below then skip them
+  // (a read mark, a new message or a reaction re-renders the rows it touches, not all of them).
+  const kept = useRef(new Map<string, FeedRow>());
+  const rows: FeedRow[] = useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstKey = useRef<string | undefined>(undefined);
@@ -101,7 +105,9 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
           const row = rows[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={measure} class="feed-row" style={{ transform: `translateY(${item.start}px)` }}>
-              {row.kind === 'header' ? <ConversationHeader app={app} row={row} /> : <MessageRow app={app} row={row} onReply={onReply} selected={row.message.id === selected} />}
+              {row.kind === 'header'
+                ? <Header app={app} row={row} context={app.rowContext} />
+                : <Row app={app} row={row} onReply={onReply} selected={row.message.id === selected} unread={app.unread.has(row.message.id)} context={app.rowContext} />}
             </div>
           );
         })}
@@ -109,6 +115,13 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
     </div>
   );
 }
+
+/**
+ * The rows, memoised: besides their own props they show the unread mark (`unread`) and names,
+ * roles, channels, topic policies and custom emoji (`context`, app.rowContext), compared here.
+ */
+const Row = memo(({ unread: _unread, context: _context, ...props }: Parameters<typeof MessageRow>[0] & { unread: boolean; context: number }) => <MessageRow {...props} />);
+const Header = memo(({ context: _context, ...props }: Parameters<typeof ConversationHeader>[0] & { context: number }) => <ConversationHeader {...props} />);
 
 /**
  * A row's height: from the ResizeObserver's entry (read after layout, all rows at once), or, when the
