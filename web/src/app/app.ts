@@ -20,12 +20,9 @@ import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-
 import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 import { whenIdle } from './idle.js';
+import { countsKey, QUIET_EVENTS, ROW_CONTEXT_EVENTS } from './change-scope.js';
 
 export const PAGE_SIZE = 100;
-/** Events that change what feed rows show besides their messages (names, roles, channels, topic policies, custom emoji). */
-const ROW_CONTEXT_EVENTS = new Set(['realm_user', 'realm_emoji', 'realm', 'user_topic', 'subscription', 'stream']);
-/** Events that change nothing but who is active or typing. */
-const QUIET_EVENTS = new Set(['presence', 'typing']);
 const PRESENCE_EVERY_MS = 60_000;
 
 export interface RealmInfo {
@@ -399,11 +396,4 @@ export class App {
       this.topicsInFlight.delete(streamId);
     }
   }
-}
-
-/** What the unread counts depend on, as a string: the unread set's version, the topic policies' version, the muted channels. */
-function countsKey(app: App): string {
-  let muted = '';
-  for (const s of app.subscriptions.values()) if (s.is_muted) muted += `${s.stream_id},`;
-  return `${app.unread.id}:${app.unread.version}|${app.topicPolicies.id}:${app.topicPolicies.version}|${muted}`;
 }

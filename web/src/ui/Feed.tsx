@@ -3,6 +3,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'preact
 import type { App } from '../app/app.js';
 import { feedRows, reuseRows, type FeedRow } from '../state/feed.js';
 import { narrowKey } from '../state/narrow.js';
+import type { MessageList } from '../state/messages.js';
 import { useVirtualizer } from './virtual.js';
 import type { Virtualizer } from '@tanstack/virtual-core';
 import { ConversationHeader, MessageRow } from './MessageRow.js';
@@ -14,36 +15,15 @@ const NEAR_BOTTOM_PX = 80;
 const HEADER_PX = 42;
 
 export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) => void }) {
-  app.revision.value;
-  // A fetched page bumps only `pages`: the feed re-renders, the rest of the page does not.
-  app.pages.value;
   const narrow = app.narrow.value;
   const key = narrowKey(narrow);
   const list = app.messages.list(narrow);
-  // Rows whose message did not change keep their object: the memoised rows below then skip them
-  // (a read mark, a new message or a reaction re-renders the rows it touches, not all of them).
-  const kept = useRef(new Map<string, FeedRow>());
-  const rows: FeedRow[] = useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
+  const rows = useFeedRows(app, list);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstKey = useRef<string | undefined>(undefined);
   const anchor = useRef<{ key: string; delta: number } | undefined>(undefined);
-
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
-    getItemKey: (i) => rows[i]?.key ?? i,
-    overscan: 8,
-    measureElement: measureRow,
-  });
-
-  // A narrow opens at its newest messages: its first rows drawn are those (from the estimated
-  // sizes), not the oldest ones followed by a second render once the layout effect below has
-  // scrolled to the bottom (that render cost as much as the first).
-  if (firstKey.current === undefined && atBottom.current && rows.length) {
-    virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
-  }
+  const virtualizer = useRowVirtualizer(rows, scroller, firstKey.current === undefined && atBottom.current);
 
   // A new narrow starts at its newest message.
   useLayoutEffect(() => {
@@ -114,6 +94,35 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
       </div>
     </div>
   );
+}
+
+/**
+ * The rows of a list. Rows whose message did not change keep their object: the memoised rows then
+ * skip them (a read mark, a new message or a reaction re-renders the rows it touches, not all).
+ */
+function useFeedRows(app: App, list: MessageList | undefined): FeedRow[] {
+  const kept = useRef(new Map<string, FeedRow>());
+  // Read in the feed's render: any change re-renders it, and so does a fetched page (which bumps
+  // only `pages`: the rest of the page is not re-rendered).
+  return useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
+}
+
+/**
+ * The virtualizer over the rows. A narrow opens at its newest messages (`opening`): its first rows
+ * drawn are those (from the estimated sizes), not the oldest ones followed by a second render once
+ * the feed's layout effect has scrolled to the bottom (that render cost as much as the first).
+ */
+function useRowVirtualizer(rows: FeedRow[], scroller: { current: HTMLDivElement | null }, opening: boolean): Virtualizer<HTMLDivElement, Element> {
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 8,
+    measureElement: measureRow,
+  });
+  if (opening && rows.length) virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
+  return virtualizer;
 }
 
 /**
