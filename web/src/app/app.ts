@@ -15,7 +15,7 @@ import { TopicPolicies, VisibilityPolicy, type UserTopic } from '../state/topic-
 import { sortDrafts, sortScheduled, type Draft, type ScheduledMessage } from '../state/drafts.js';
 import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
-import { loadEmoji, type EmojiData } from './emoji.js';
+import { EmojiLoader } from './emoji.js';
 import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
 import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
@@ -23,6 +23,8 @@ import { whenIdle } from './idle.js';
 import { countsKey, QUIET_EVENTS, ROW_CONTEXT_EVENTS } from './change-scope.js';
 
 export const PAGE_SIZE = 100;
+/** When the emoji data loads unless asked for sooner (after the first screen and the first clicks). */
+const EMOJI_AFTER_MS = 3000;
 const PRESENCE_EVERY_MS = 60_000;
 
 export interface RealmInfo {
@@ -53,8 +55,8 @@ export class App {
    * topic policies, custom emoji (a registration, or such an event). Memoised rows compare it.
    */
   rowContext = 0;
-  /** Bumped when the emoji data has loaded: only an open emoji picker reads it (nothing else shown needs it). */
-  readonly emojiLoaded = signal(0);
+  /** The emoji data (picker, autocompletion): loaded after the start or when first needed. */
+  readonly emoji = new EmojiLoader();
   /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
   readonly topicsArrived = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
@@ -79,7 +81,6 @@ export class App {
   drafts: Draft[] = [];
   scheduled: ScheduledMessage[] = [];
   registration: Registration | undefined;
-  emoji: EmojiData | undefined;
   queue: EventQueue;
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
@@ -202,9 +203,9 @@ export class App {
       this.rowContext++;
       this.changed();
     });
-    // The emoji data (for the picker and autocompletion) is large and not on the first screen.
-    const emojiUrl = r.server_emoji_data_url;
-    if (!this.emoji && typeof emojiUrl === 'string') whenIdle(() => void loadEmoji(emojiUrl).then((e) => ((this.emoji = e), this.emojiLoaded.value++), () => {}));
+    // Not on the first screen, and its parse (tens of ms) run in the first idle moment landed in the
+    // person's first switch: a few seconds after the start, or at once when a picker or ':' needs it.
+    setTimeout(() => whenIdle(() => this.emoji.need(r.server_emoji_data_url)), EMOJI_AFTER_MS);
     if (first) void this.catchUpFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
     // Otherwise this fetches only what the first page does not cover (a failed one, another narrow).
