@@ -96,20 +96,37 @@ export const web: Scenario = {
       }
 
       // Switching: from the click to the first messages of the 10,000-message channel in the DOM.
+      // Beside the time, the page's main-thread CPU (Chromium's ThreadTime, in thread ticks): less
+      // noisy than the time on a shared machine. Read from the click to the messages shown (plus the
+      // round trip that reads it), and over the second after (what the switch sets off: read flags, topics).
       const switches: number[] = [];
+      const switchCpu: number[] = [];
+      const afterCpu: number[] = [];
+      const switchCdp = await browserContext.newCDPSession(page);
+      await switchCdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+      const threadMs = async () => {
+        const { metrics } = (await switchCdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+        return (metrics.find((m) => m.name === 'ThreadTime')?.value ?? NaN) * 1000;
+      };
       for (let i = 0; i < 5; i++) {
         await page.goto(`/channel/${first.id}`, { waitUntil: 'commit' });
         await whenShown(page, 'article.message', '');
         // The first messages can be on screen before the registration has filled the sidebar.
         await page.waitForSelector('nav.sidebar a.channel[data-name="big-history"]');
         const shown = whenShown(page, 'h1.narrow-title', 'big-history').then(() => whenShown(page, 'article.message', 'benchmark message'));
+        const cpuBefore = await threadMs();
         const clicked = await page.evaluate(() => {
           const t = performance.now();
           document.querySelector('nav.sidebar a.channel[data-name="big-history"]')?.click();
           return t;
         });
         switches.push((await shown) - clicked);
+        const cpuShown = await threadMs();
+        switchCpu.push(cpuShown - cpuBefore);
+        await page.waitForTimeout(1000);
+        afterCpu.push((await threadMs()) - cpuShown);
       }
+      await switchCdp.detach();
 
       // Live: Hamlet sends from Node; the page's clock and Node's share the epoch (same machine).
       const live: number[] = [];
@@ -174,6 +191,7 @@ export const web: Scenario = {
           `navigation: from navigation start to the first message in the DOM; switch: from the click to the new channel's first message in the DOM`,
           `scrolled back through ${BIG_CHANNEL_MESSAGES} messages in ${round(scrollSeconds)} s (pages of 100); ${loaded} message elements in the DOM at the end (virtualised), ${nodes} DOM nodes`,
           `loads: ${loads.map((v) => round(v)).join(', ')} ms; switches: ${switches.map((v) => round(v)).join(', ')} ms`,
+          `main-thread CPU per switch (ThreadTime), click to shown: ${switchCpu.map((v) => round(v)).join(', ')} ms (median ${round(median(switchCpu))}); in the second after: ${afterCpu.map((v) => round(v)).join(', ')} ms (median ${round(median(afterCpu))})`,
           `the cold load, from navigation start: ${timeline}; first message in the DOM at ${round(firstShown)} ms`,
           `machine load average during the run: ${loadavg().map((v) => round(v)).join(', ')} on ${cpus().length} cores`,
         ],

@@ -2,7 +2,7 @@
 import { test } from 'tap';
 import { applyCandidate, quoteReply, rank, tokenAt } from '../../web/src/state/autocomplete.js';
 import { EventQueue, backoff, type QueueTransport, type Registration } from '../../web/src/state/event-queue.js';
-import { feedRows } from '../../web/src/state/feed.js';
+import { feedRows, reuseRows } from '../../web/src/state/feed.js';
 import { MessageStore, mergeSorted } from '../../web/src/state/messages.js';
 import { channelNarrow, dmNarrow, HOME, matches, narrowFromPath, narrowPath, parseSearch, searchText } from '../../web/src/state/narrow.js';
 import type { Message, ServerEvent } from '../../web/src/state/types.js';
@@ -12,6 +12,8 @@ import { gravatarUrl as serverGravatarUrl } from '../../src/domain/avatar.js';
 import { createHash } from 'node:crypto';
 import { namesIn } from '../../web/src/state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from '../../web/src/app/register-params.js';
+import { recentDms, RecentDmsMemo } from '../../web/src/state/recent-dms.js';
+import { TopicPolicies, VisibilityPolicy } from '../../web/src/state/topic-policy.js';
 
 const SELF = 10;
 
@@ -247,4 +249,81 @@ test('the first page before the registration: names from its messages; channels 
   t.same(channelsOf(registration).map((c) => [c.stream_id, c.name, c.description]), [[1, 'one', 'd'], [2, 'two', ''], [3, 'three', '']], 'every channel the user can see');
   t.notOk(REGISTER_PARAMS.fetch_event_types.includes('stream'), 'streams are not asked for: the subscription state names every visible channel');
   t.ok(REGISTER_PARAMS.fetch_event_types.includes('subscription'));
+});
+
+test('the sidebar\'s direct message list: registered and seen conversations, newest first, kept until messages change', async (t) => {
+  const registered = [{ user_ids: [21], max_message_id: 5 }, { user_ids: [], max_message_id: 7 }, { user_ids: [22, 23], max_message_id: 3 }];
+  const seen = [directMessage(9, [22, 23]), directMessage(4, [21]), channelMessage(11, 1, 'not a dm')];
+  t.same(recentDms(registered, seen, SELF), [[22, 23], [SELF], [21]], 'newest first; a seen message moves its conversation up; notes to self; channels left out');
+  t.same(recentDms(registered, seen, SELF, 2), [[22, 23], [SELF]], 'at most the limit');
+
+  const store = new MessageStore(SELF);
+  const memo = new RecentDmsMemo();
+  const first = memo.get(registered, store, SELF);
+  t.same(first, [[SELF], [21], [22, 23]], 'from the registration alone');
+  t.equal(memo.get(registered, store, SELF), first, 'the same list while nothing changed (not walked again)');
+  store.addLive(directMessage(12, [24]), []);
+  const after = memo.get(registered, store, SELF);
+  t.same(after[0], [24], 'a new conversation comes first once a message arrives');
+  store.flag('add', 'starred', [12]);
+  t.equal(memo.get(registered, store, SELF), after, 'a flag change does not walk the messages again');
+  const again = new MessageStore(SELF);
+  t.same(memo.get(registered, again, SELF), first, 'a new store (after a lost queue) is read afresh');
+  t.not(memo.get([], again, SELF), first, 'and so is a new registration');
+});
+
+test('versions that cached views are keyed on: unread set, topic policies, message store', async (t) => {
+  const unread = new Unread(SELF);
+  const other = new Unread(SELF);
+  t.not(unread.id, other.id, 'each unread set is told apart');
+  let v = unread.version;
+  unread.add(channelMessage(1, 1, 'a'), ['read']);
+  t.equal(unread.version, v, 'a message already read changes nothing');
+  unread.add(channelMessage(2, 1, 'a'), []);
+  t.ok(unread.version > v, 'an unread message does');
+  for (const change of [() => unread.move([2], 3, 'b'), () => unread.remove([2]), () => unread.removeAll()]) {
+    v = unread.version;
+    change();
+    t.ok(unread.version > v, 'moves and reads do');
+  }
+  v = unread.version;
+  unread.remove([2]);
+  t.equal(unread.version, v, 'reading a message already read does not (the server\'s echo of a read made here)');
+
+  const policies = new TopicPolicies();
+  v = policies.version;
+  policies.set(1, 'a', VisibilityPolicy.MUTED);
+  t.ok(policies.version > v, 'a topic policy set');
+
+  const store = new MessageStore(SELF);
+  v = store.version;
+  store.addPage(channelNarrow(1), { messages: [channelMessage(3, 1, 'a')], found_oldest: true, found_newest: true }, 'around');
+  t.ok(store.version > v, 'a fetched page');
+  v = store.version;
+  store.flag('add', 'read', [3]);
+  t.equal(store.version, v, 'a flag does not count (no message added or removed)');
+  store.remove([3]);
+  t.ok(store.version > v, 'a deletion does');
+});
+
+test('feed rows keep their objects where nothing changed, for the memoised rows', async (t) => {
+  const kept = new Map();
+  const a = channelMessage(1, 1, 'x');
+  const b = channelMessage(2, 1, 'x', { sender_id: 21 });
+  const first = reuseRows(kept, feedRows([a, b], SELF));
+  const again = reuseRows(kept, feedRows([a, b], SELF));
+  t.equal(again.length, 3, 'a header and two messages');
+  again.forEach((row, i) => t.equal(row, first[i], `row ${row.key} is the same object`));
+  const starred = { ...b, flags: ['starred'] };
+  const c = channelMessage(3, 1, 'x', { sender_id: 21 });
+  const next = reuseRows(kept, feedRows([a, starred, c], SELF));
+  t.equal(next[0], first[0], 'the header kept');
+  t.equal(next[1], first[1], 'an unchanged message kept');
+  t.not(next[2], first[2], 'a replaced message (a flag) is a new row');
+  t.equal(next[3]!.key, 'm3', 'a new message added');
+  t.ok(next[3]!.kind === 'message' && next[3].continued, 'and grouped with the one before');
+  const moved = reuseRows(kept, feedRows([a, { ...starred, subject: 'y' }, c], SELF));
+  t.same(moved.map((r) => r.key), ['h1', 'm1', 'h2', 'm2', 'h3', 'm3'], 'a moved message splits the run');
+  t.equal(moved[1], next[1], 'the message before it kept');
+  t.not(moved[5], next[3], 'the one after it is no longer grouped: a new row');
 });

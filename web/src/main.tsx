@@ -1,5 +1,6 @@
 /** The web client's entry: the sign-in page, or the signed-in client with its live connection. */
 import { render } from 'preact';
+import { effect } from '@preact/signals';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { loadSession, saveSession, type Credentials } from './api/client.js';
 import { App } from './app/app.js';
@@ -43,7 +44,15 @@ function Root() {
     return () => next.stop();
   }, [credentials]);
 
-  useEffect(() => applyTheme(app), [app, app?.revision.value]);
+  // The theme follows the settings through an effect, not a read in this render: reading `revision`
+  // here re-rendered the whole page on every change.
+  useEffect(() => {
+    if (!app) return applyTheme(app);
+    return effect(() => {
+      app.revision.value;
+      applyTheme(app);
+    });
+  }, [app]);
   useEffect(() => {
     // "Automatic" follows the system's scheme as it changes.
     const media = matchMedia('(prefers-color-scheme: dark)');

@@ -1,7 +1,8 @@
 /**
  * The signed-in client: the server's state as registered, message lists, unread counts, the
  * current narrow, and what the person does (send, edit, react, mark read). Views read `revision`
- * to re-render when anything here changes.
+ * to re-render when anything here changes; the feed and the direct message list also read
+ * `pages`, which a fetched page bumps alone (a switch re-renders the feed, not the whole page).
  */
 import { batch, signal } from '@preact/signals';
 import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
@@ -14,12 +15,16 @@ import { TopicPolicies, VisibilityPolicy, type UserTopic } from '../state/topic-
 import { sortDrafts, sortScheduled, type Draft, type ScheduledMessage } from '../state/drafts.js';
 import type { Conversation } from '../state/feed.js';
 import { applyEvent } from './live.js';
-import { loadEmoji, type EmojiData } from './emoji.js';
+import { EmojiLoader } from './emoji.js';
 import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-page.js';
 import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
+import { whenIdle } from './idle.js';
+import { countsKey, QUIET_EVENTS, ROW_CONTEXT_EVENTS } from './change-scope.js';
 
 export const PAGE_SIZE = 100;
+/** When the emoji data loads unless asked for sooner (after the first screen and the first clicks). */
+const EMOJI_AFTER_MS = 3000;
 const PRESENCE_EVERY_MS = 60_000;
 
 export interface RealmInfo {
@@ -41,6 +46,19 @@ export class App {
   readonly selfId: number;
   /** Bumped on every change to the state below; views subscribe by reading it. */
   readonly revision = signal(0);
+  /** Bumped when a fetched page is added to a message list (and by every change): what the feed and the DM list read besides `revision`. */
+  readonly pages = signal(0);
+  /** Bumped by a batch of events that holds only presence and typing: the people list and the typing line read it, the feed does not. */
+  readonly activity = signal(0);
+  /**
+   * Moves when something a feed row shows besides its message changes: names, roles, channels,
+   * topic policies, custom emoji (a registration, or such an event). Memoised rows compare it.
+   */
+  rowContext = 0;
+  /** The emoji data (picker, autocompletion): loaded after the start or when first needed. */
+  readonly emoji = new EmojiLoader();
+  /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
+  readonly topicsArrived = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
   readonly error = signal('');
   readonly narrow = signal<Narrow>(HOME);
@@ -63,7 +81,6 @@ export class App {
   drafts: Draft[] = [];
   scheduled: ScheduledMessage[] = [];
   registration: Registration | undefined;
-  emoji: EmojiData | undefined;
   queue: EventQueue;
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
@@ -75,7 +92,7 @@ export class App {
   /** Settles when the newest page asked for by `load` is here (or failed). */
   private pageAsked: Promise<void> = Promise.resolve();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
-  private countsCache: UnreadCounts | undefined;
+  private countsCache: { key: string; counts: UnreadCounts } | undefined;
   private readTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first screen's page, asked for alongside the first registration. */
   private firstPage: FirstPage | undefined;
@@ -109,7 +126,7 @@ export class App {
       if (error instanceof ApiFailure && error.status === 401) this.signOut();
       else this.fail(error);
     });
-    this.reportPresence();
+    whenIdle(() => this.reportPresence());
     this.presenceTimer = setInterval(() => this.reportPresence(), PRESENCE_EVERY_MS);
   }
 
@@ -125,17 +142,31 @@ export class App {
   }
 
   changed(): void {
-    this.countsCache = undefined;
-    this.revision.value++;
+    batch(() => {
+      this.revision.value++;
+      this.pages.value++;
+    });
   }
 
-  /** Unread counts, computed once per change (the sidebar, the title and the shortcuts share them). */
+  /** A fetched page went into a message list: only what shows message lists re-renders. */
+  pagesChanged(): void {
+    this.pages.value++;
+  }
+
+  /**
+   * Unread counts, computed again only when what they depend on changed: the unread messages,
+   * the topic policies, which channels are muted (10,000 unread messages cost tens of ms a count,
+   * and the sidebar, the title and the shortcuts ask on every render).
+   */
   counts(): UnreadCounts {
-    this.countsCache ??= this.unread.counts({
+    const key = countsKey(this);
+    if (this.countsCache?.key === key) return this.countsCache.counts;
+    const counts = this.unread.counts({
       reader: (streamId, topic) => this.topicMuted(streamId, topic),
       topic: (streamId, topic) => this.topicPolicies.policy(streamId, topic) === VisibilityPolicy.MUTED,
     });
-    return this.countsCache;
+    this.countsCache = { key, counts };
+    return counts;
   }
 
   fail(error: unknown): void {
@@ -169,9 +200,12 @@ export class App {
       const presences = (r.presences as Record<string, { active_timestamp?: number }>) ?? {};
       for (const [id, p] of Object.entries(presences)) this.presence.set(Number(id), p.active_timestamp ?? 0);
       this.topics.clear();
+      this.rowContext++;
       this.changed();
     });
-    if (!this.emoji && typeof r.server_emoji_data_url === 'string') loadEmoji(r.server_emoji_data_url).then((e) => ((this.emoji = e), this.changed()), () => {});
+    // Not on the first screen, and its parse (tens of ms) run in the first idle moment landed in the
+    // person's first switch: a few seconds after the start, or at once when a picker or ':' needs it.
+    setTimeout(() => whenIdle(() => this.emoji.need(r.server_emoji_data_url)), EMOJI_AFTER_MS);
     if (first) void this.catchUpFirstPage(first, Number(r.max_message_id ?? 0));
     // After a lost queue everything is fetched again: what was missed arrives with the new pages.
     // Otherwise this fetches only what the first page does not cover (a failed one, another narrow).
@@ -197,8 +231,9 @@ export class App {
     if (this.messages !== store) return;
     if (!page) return void this.load(first.narrow, false);
     this.namesSeen = namesIn(page, this.namesSeen);
+    this.rowContext++;
     store.addPage(first.narrow, page, 'around');
-    this.changed();
+    this.pagesChanged();
   }
 
   /** Once registered: the messages after the first page's newest, if one arrived between the two snapshots. */
@@ -214,7 +249,7 @@ export class App {
       // Usually nothing (max_message_id is the newest anywhere, not in this narrow): no re-render then.
       if (!newer.messages.length) return;
       store.addPage(first.narrow, newer, 'newer');
-      this.changed();
+      this.pagesChanged();
     } catch {
       await this.load(first.narrow, true);
     }
@@ -222,6 +257,9 @@ export class App {
 
   private applyEvents(events: ServerEvent[]): void {
     for (const event of events) applyEvent(this, event);
+    if (events.some((e) => ROW_CONTEXT_EVENTS.has(e.type))) this.rowContext++;
+    // Presence and typing change only what shows them (the queue leaves heartbeats out).
+    if (events.every((e) => QUIET_EVENTS.has(e.type))) return void this.activity.value++;
     // A list forgotten because muting changed (the combined feed) is fetched again if shown.
     if (this.mutingChangedSince) {
       this.mutingChangedSince = false;
@@ -280,9 +318,9 @@ export class App {
   /** Shows a narrow; its first page is fetched unless it is loaded already. */
   go(narrow: Narrow): void {
     if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
-    this.narrow.value = narrow;
+    // The page is asked for first, before anything renders; the narrow signal re-renders what shows it.
     if (!this.messages.list(narrow)) void this.load(narrow, false);
-    this.changed();
+    this.narrow.value = narrow;
   }
 
   /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does). */
@@ -297,7 +335,7 @@ export class App {
       this.pageAsked = asked.then(() => {}, () => {});
       const page = await asked;
       this.messages.addPage(narrow, page, 'around');
-      this.changed();
+      this.pagesChanged();
     } catch (error) {
       this.fail(error);
     } finally {
@@ -318,7 +356,7 @@ export class App {
         anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true,
       });
       this.messages.addPage(narrow, page, 'older');
-      this.changed();
+      this.pagesChanged();
     } catch (error) {
       this.fail(error);
     } finally {
@@ -352,7 +390,7 @@ export class App {
       await this.pageAsked;
       const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
       this.topics.set(streamId, answer.topics);
-      this.changed();
+      this.topicsArrived.value++;
     } catch (error) {
       this.fail(error);
     } finally {

@@ -1,4 +1,5 @@
 /** Unicode emoji names and codes (the server's emoji data file) and custom emoji, for the picker and autocompletion. */
+import { signal } from '@preact/signals';
 
 export interface EmojiChoice {
   name: string;
@@ -36,6 +37,20 @@ export async function loadEmoji(url: string): Promise<EmojiData> {
     }
   }
   return { unicode, byName };
+}
+
+/** The emoji data, loaded once: `data` when here; `loaded` moves then (what shows it reads that signal). */
+export class EmojiLoader {
+  data: EmojiData | undefined;
+  readonly loaded = signal(0);
+  private asked = false;
+
+  /** Starts loading from the registration's `server_emoji_data_url` unless loaded or loading. */
+  need(url: unknown): void {
+    if (this.data || this.asked || typeof url !== 'string') return;
+    this.asked = true;
+    loadEmoji(url).then((data) => ((this.data = data), this.loaded.value++), () => (this.asked = false));
+  }
 }
 
 /** Frequently used first in the picker, as Zulip's "popular" set. */

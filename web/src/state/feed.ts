@@ -38,3 +38,25 @@ export function feedRows(messages: readonly Message[], selfId: number): FeedRow[
   }
   return rows;
 }
+
+/**
+ * The rows of a new `feedRows` call with the previous call's row objects kept wherever nothing
+ * changed (same key, same message object, same grouping; a header with the same conversation and
+ * date): memoised row components then skip them. `previous` is replaced by the new rows' map.
+ * Messages are replaced, never changed in place (state/messages.ts), so object identity is enough.
+ */
+export function reuseRows(previous: Map<string, FeedRow>, fresh: readonly FeedRow[]): FeedRow[] {
+  const kept = fresh.map((row) => {
+    const old = previous.get(row.key);
+    return old && sameRow(old, row) ? old : row;
+  });
+  previous.clear();
+  for (const row of kept) previous.set(row.key, row);
+  return kept;
+}
+
+function sameRow(a: FeedRow, b: FeedRow): boolean {
+  if (a.kind === 'message' && b.kind === 'message') return a.message === b.message && a.continued === b.continued;
+  if (a.kind === 'header' && b.kind === 'header') return a.date === b.date && a.firstId === b.firstId && conversationKey(a.conversation) === conversationKey(b.conversation);
+  return false;
+}

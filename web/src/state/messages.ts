@@ -37,6 +37,12 @@ export class MessageStore {
   /** Echoes the server acknowledged (its id → the local id) whose event has not arrived yet. */
   private readonly acknowledged = new Map<number, string>();
   private echoCount = 0;
+  private changes = 0;
+
+  /** Bumped when messages are added or removed (what lists derived from all messages are keyed on). */
+  get version(): number {
+    return this.changes;
+  }
 
   /** `muted` tells which messages the combined feed (`in:home`) leaves out. */
   constructor(private readonly selfId: number, private readonly muted?: MutedTest) {}
@@ -47,6 +53,7 @@ export class MessageStore {
 
   /** Forgets every list and message (after a re-registration: the server's answer is the truth again). */
   clear(): void {
+    this.changes++;
     this.byId.clear();
     this.lists.clear();
     this.echoes.clear();
@@ -63,6 +70,7 @@ export class MessageStore {
 
   /** Adds a page from GET /messages to the narrow's list (older pages, newer pages, or the first). */
   addPage(narrow: Narrow, page: FetchedPage, direction: 'older' | 'newer' | 'around'): MessageList {
+    this.changes++;
     const key = narrowKey(narrow);
     let list = this.lists.get(key);
     if (!list) {
@@ -78,6 +86,7 @@ export class MessageStore {
 
   /** A message event: stored, placed in every list it matches whose newest end is loaded; replaces its echo. */
   addLive(message: Message, flags: readonly string[], localId?: string): void {
+    this.changes++;
     if (localId !== undefined) this.dropEcho(localId);
     // An event without the local id (another queue's, or a queue lost and restored) still replaces an acknowledged echo.
     const acknowledged = this.acknowledged.get(message.id);
@@ -95,6 +104,7 @@ export class MessageStore {
 
   /** Shows a message being sent at once, below the newest; `addLive` with the same local id replaces it. */
   addEcho(draft: Omit<Message, 'id' | 'flags' | 'reactions' | 'local_id'>): Message {
+    this.changes++;
     const localId = `${Date.now().toString(36)}.${++this.echoCount}`;
     let newest = 0;
     for (const id of this.byId.keys()) if (id > newest) newest = id;
@@ -132,6 +142,7 @@ export class MessageStore {
   }
 
   remove(ids: readonly number[]): void {
+    this.changes++;
     const gone = new Set(ids);
     for (const id of ids) this.byId.delete(id);
     for (const list of this.lists.values()) if (list.ids.some((id) => gone.has(id))) list.ids = list.ids.filter((id) => !gone.has(id));

@@ -15,8 +15,17 @@ export interface UserTopic {
   last_updated?: number;
 }
 
+let made = 0;
+
 export class TopicPolicies {
   private readonly policies = new Map<string, number>();
+  /** Which set this is, and how many changes it has had: what cached unread counts are keyed on. */
+  readonly id = ++made;
+  private changes = 0;
+
+  get version(): number {
+    return this.changes;
+  }
 
   constructor(seed: readonly UserTopic[] = []) {
     for (const t of seed) this.set(t.stream_id, t.topic_name, t.visibility_policy);
@@ -25,6 +34,7 @@ export class TopicPolicies {
   /** A `user_topic` event: the policy replaces the old one (INHERIT forgets it). */
   set(streamId: number, topic: string, policy: number): void {
     const key = topicKey(streamId, topic);
+    this.changes++;
     if (policy === VisibilityPolicy.INHERIT) this.policies.delete(key);
     else this.policies.set(key, policy);
   }

@@ -15,9 +15,18 @@ export interface UnreadSeed {
 
 export const MENTION_FLAGS = ['mentioned', 'wildcard_mentioned', 'stream_wildcard_mentioned', 'topic_wildcard_mentioned'];
 
+let made = 0;
+
 export class Unread {
   private readonly places = new Map<number, Place>();
   private readonly mentions = new Set<number>();
+  /** Which set this is, and how many changes it has had: what cached counts are keyed on. */
+  readonly id = ++made;
+  private changes = 0;
+
+  get version(): number {
+    return this.changes;
+  }
 
   constructor(private readonly selfId: number, seed?: UnreadSeed) {
     if (!seed) return;
@@ -36,6 +45,7 @@ export class Unread {
   /** A new message (or one whose `read` flag was removed): unread unless its flags say read. */
   add(message: Message, flags: readonly string[]): void {
     if (flags.includes('read')) return;
+    this.changes++;
     this.places.set(
       message.id,
       message.type === 'stream'
@@ -48,18 +58,22 @@ export class Unread {
   /** Read (or deleted): no longer counted. */
   remove(ids: readonly number[]): void {
     for (const id of ids) {
-      this.places.delete(id);
+      // Only a real change counts: the server's read event for messages already marked read here
+      // then leaves the cached counts alone.
+      if (this.places.delete(id)) this.changes++;
       this.mentions.delete(id);
     }
   }
 
   removeAll(): void {
+    this.changes++;
     this.places.clear();
     this.mentions.clear();
   }
 
   /** Messages moved to another topic or channel keep their unread state in the new place. */
   move(ids: readonly number[], streamId: number | undefined, topic: string | undefined): void {
+    this.changes++;
     for (const id of ids) {
       const place = this.places.get(id);
       if (place?.kind !== 'channel') continue;

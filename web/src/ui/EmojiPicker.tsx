@@ -7,10 +7,14 @@ import { rank } from '../state/autocomplete.js';
 const SHOWN = 80;
 
 export function emojiChoices(app: App): EmojiChoice[] {
+  // Asked for here (the picker opened, or ':' typed) if the timer after the start has not yet; the
+  // signal read re-renders the caller (picker, compose box) when the data arrives.
+  app.emoji.need(app.registration?.server_emoji_data_url);
+  app.emoji.loaded.value;
   const custom: EmojiChoice[] = Object.values(app.realm.emoji)
     .filter((e) => !e.deactivated)
     .map((e) => ({ name: e.name, code: e.id, type: 'realm_emoji', glyph: e.source_url, isImage: true }));
-  return [...custom, ...(app.emoji?.unicode ?? [])];
+  return [...custom, ...(app.emoji.data?.unicode ?? [])];
 }
 
 export function EmojiPicker({ app, onPick, onClose }: { app: App; onPick: (choice: EmojiChoice) => void; onClose: () => void }) {
@@ -18,7 +22,7 @@ export function EmojiPicker({ app, onPick, onClose }: { app: App; onPick: (choic
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   const all = emojiChoices(app);
-  const popular = POPULAR.map((n) => app.emoji?.byName.get(n)).filter((e): e is EmojiChoice => e !== undefined);
+  const popular = POPULAR.map((n) => app.emoji.data?.byName.get(n)).filter((e): e is EmojiChoice => e !== undefined);
   const custom = all.filter((e) => e.isImage);
   const shown = query ? rank(all, query, (e) => e.name, SHOWN) : [...custom, ...popular, ...all.filter((e) => !e.isImage && !popular.includes(e))].slice(0, SHOWN);
   return (

@@ -1,11 +1,13 @@
 /** The message feed of the current narrow: virtualised rows, history paging at the top, stuck to the bottom for new messages, read as seen. */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { App } from '../app/app.js';
-import { feedRows, type FeedRow } from '../state/feed.js';
+import { feedRows, reuseRows, type FeedRow } from '../state/feed.js';
 import { narrowKey } from '../state/narrow.js';
+import type { MessageList } from '../state/messages.js';
 import { useVirtualizer } from './virtual.js';
 import type { Virtualizer } from '@tanstack/virtual-core';
 import { ConversationHeader, MessageRow } from './MessageRow.js';
+import { memo } from './memo.js';
 
 const NEAR_TOP_PX = 400;
 const NEAR_BOTTOM_PX = 80;
@@ -13,23 +15,15 @@ const NEAR_BOTTOM_PX = 80;
 const HEADER_PX = 42;
 
 export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) => void }) {
-  app.revision.value;
   const narrow = app.narrow.value;
   const key = narrowKey(narrow);
   const list = app.messages.list(narrow);
-  const rows: FeedRow[] = useMemo(() => (list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value]);
+  const rows = useFeedRows(app, list);
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const firstKey = useRef<string | undefined>(undefined);
   const anchor = useRef<{ key: string; delta: number } | undefined>(undefined);
-
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
-    getItemKey: (i) => rows[i]?.key ?? i,
-    overscan: 8,
-  });
+  const virtualizer = useRowVirtualizer(rows, scroller, firstKey.current === undefined && atBottom.current);
 
   // A new narrow starts at its newest message.
   useLayoutEffect(() => {
@@ -91,13 +85,64 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
           const row = rows[item.index]!;
           return (
             <div key={item.key} data-index={item.index} ref={measure} class="feed-row" style={{ transform: `translateY(${item.start}px)` }}>
-              {row.kind === 'header' ? <ConversationHeader app={app} row={row} /> : <MessageRow app={app} row={row} onReply={onReply} selected={row.message.id === selected} />}
+              {row.kind === 'header'
+                ? <Header app={app} row={row} context={app.rowContext} />
+                : <Row app={app} row={row} onReply={onReply} selected={row.message.id === selected} unread={app.unread.has(row.message.id)} context={app.rowContext} />}
             </div>
           );
         })}
       </div>
     </div>
   );
+}
+
+/**
+ * The rows of a list. Rows whose message did not change keep their object: the memoised rows then
+ * skip them (a read mark, a new message or a reaction re-renders the rows it touches, not all).
+ */
+function useFeedRows(app: App, list: MessageList | undefined): FeedRow[] {
+  const kept = useRef(new Map<string, FeedRow>());
+  // Read in the feed's render: any change re-renders it, and so does a fetched page (which bumps
+  // only `pages`: the rest of the page is not re-rendered).
+  return useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
+}
+
+/**
+ * The virtualizer over the rows. A narrow opens at its newest messages (`opening`): its first rows
+ * drawn are those (from the estimated sizes), not the oldest ones followed by a second render once
+ * the feed's layout effect has scrolled to the bottom (that render cost as much as the first).
+ */
+function useRowVirtualizer(rows: FeedRow[], scroller: { current: HTMLDivElement | null }, opening: boolean): Virtualizer<HTMLDivElement, Element> {
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 8,
+    measureElement: measureRow,
+  });
+  if (opening && rows.length) virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
+  return virtualizer;
+}
+
+/**
+ * The rows, memoised: besides their own props they show the unread mark (`unread`) and names,
+ * roles, channels, topic policies and custom emoji (`context`, app.rowContext), compared here.
+ */
+const Row = memo(({ unread: _unread, context: _context, ...props }: Parameters<typeof MessageRow>[0] & { unread: boolean; context: number }) => <MessageRow {...props} />);
+const Header = memo(({ context: _context, ...props }: Parameters<typeof ConversationHeader>[0] & { context: number }) => <ConversationHeader {...props} />);
+
+/**
+ * A row's height: from the ResizeObserver's entry (read after layout, all rows at once), or, when the
+ * row is just mounted, the size already known (measured before, or estimated). The library's own
+ * reads offsetHeight on mount, which made each switch lay the page out inside its render.
+ */
+function measureRow(el: Element, entry: ResizeObserverEntry | undefined, v: Virtualizer<HTMLDivElement, Element>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry) return Math.round(el.getBoundingClientRect().height);
+  const index = v.indexFromElement(el);
+  return v.itemSizeCache.get(v.options.getItemKey(index)) ?? v.measurementsCache[index]?.size ?? v.options.estimateSize(index);
 }
 
 /** Messages on screen in a visible tab become read: after each render, on scroll, and when the tab comes back. */

@@ -1,5 +1,5 @@
 /** The signed-in page: top bar (search, status, sign out), sidebar, and the feed with compose or one of the pages (Inbox, Recent, drafts, scheduled, settings, administration); addresses and keyboard shortcuts. */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { App } from '../app/app.js';
 import { narrowFromPath, narrowPath, term, type Narrow } from '../state/narrow.js';
 import { conversationKey } from '../state/feed.js';
@@ -31,7 +31,9 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
   const search = useRef<HTMLInputElement>(null);
   app.revision.value;
 
-  const navigate: Navigate = (to, push = true) => {
+  // One function for the page's life: the sidebar and the feed, whose props then do not change, are
+  // not re-rendered when the shell is (a switch re-renders what shows the narrow, not everything).
+  const navigate: Navigate = useCallback((to, push = true) => {
     setMenuOpen(false);
     if (isPage(to)) {
       setView(to);
@@ -41,8 +43,9 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
     setView('feed');
     app.go(to);
     composeFromNarrow(to);
-    if (push && location.pathname !== narrowPath(to)) history.pushState(null, '', narrowPath(to));
-  };
+    // The address changes after the page is asked for and drawn: pushState costs milliseconds of the click.
+    if (push) setTimeout(() => location.pathname !== narrowPath(to) && history.pushState(null, '', narrowPath(to)));
+  }, [app]);
 
   useAddresses(navigate);
 
@@ -116,15 +119,15 @@ function useAddresses(navigate: Navigate): void {
 /** The main column: the feed with who is typing and the compose box, or one of the pages. */
 function MainView({ app, view, place, navigate }: { app: App; view: View; place: string; navigate: Navigate }) {
   app.revision.value;
+  const onReply = useCallback((id: number) => void replyTo(app, id, true), [app]);
   const narrow = app.narrow.value;
-  const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
   switch (view) {
     case 'feed':
       return (
         <>
           <h1 class="narrow-title">{place}</h1>
-          <Feed key={narrowPath(narrow)} app={app} onReply={(id) => void replyTo(app, id, true)} />
-          <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>
+          <Feed key={narrowPath(narrow)} app={app} onReply={onReply} />
+          <Typing app={app} />
           <Compose app={app} />
         </>
       );
@@ -141,6 +144,15 @@ function MainView({ app, view, place, navigate }: { app: App; view: View; place:
     case 'admin':
       return <Admin app={app} />;
   }
+}
+
+/** Who is typing in the conversation shown: re-rendered by typing events alone, without the feed. */
+function Typing({ app }: { app: App }) {
+  app.revision.value;
+  app.activity.value;
+  const narrow = app.narrow.value;
+  const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
+  return <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>;
 }
 
 function isCurrentConversation(app: App, narrow: Narrow, key: string): boolean {
