@@ -3,7 +3,7 @@ import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import { unreadCandidatesRange } from './message-state.js';
 import { holds, type Intervals } from '../domain/reception.js';
-import { idList, rowReader } from '../store/message-scan.js';
+import { idList, recordReader, rowReader } from '../store/message-scan.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -86,8 +86,9 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   // The newest unread first, until the cap; each candidate's flags decide (read exceptions drop out).
   const found: { record: MessageRecord; flags: number }[] = [];
   const flagsOf = flagReader(services, userId);
+  const recordOf = recordReader(messages);
   for (const id of await candidateIds(services, userId)) {
-    const record = messages.peek(id);
+    const record = recordOf(id);
     const flags = record ? flagsOf(record) : undefined;
     if (!record || flags === undefined || flags & Flag.read) continue;
     found.push({ record, flags });

@@ -59,7 +59,7 @@ export interface MessageWatcher {
 
 export class MessageStore {
   watcher: MessageWatcher | undefined;
-  private readonly cache = new Map<number, MessageRecord>();
+  readonly cache = new Map<number, MessageRecord>();
   /** Each user's newest per-user row, learned on first use and kept current by setFlags/dropFlags. */
   private readonly newestRowByUser = new Map<number, number>();
   /** Each channel's newest message id, learned on first use and kept current by index/unindex. */
@@ -96,15 +96,6 @@ export class MessageStore {
     const record = this.db.get<MessageRecord>(this.keys.message(id));
     if (record) this.remember(record);
     return record;
-  }
-
-  /**
-   * Like `get`, but a cached record keeps its place in the eviction order: for readers of many
-   * records at once (POST /register's unread messages), for whom refreshing 10,000 places in the
-   * cache's order cost more than the reads themselves.
-   */
-  peek(id: number): MessageRecord | undefined {
-    return this.cache.get(id) ?? this.get(id);
   }
 
   /** Writes a record (new or replaced). Records are replaced, never mutated. */
