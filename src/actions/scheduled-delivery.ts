@@ -1,14 +1,14 @@
 /**
- * Delivering what the scheduler actor found due. Each item is one write: the message (through
- * the same rules and writer as `POST /messages`, checked against the state of now) and the
- * removal of the item go to the store in ONE batch, so a crash at any moment leaves either both
- * or neither: a scheduled message is never sent twice nor lost. A refusal (the sender may no
+ * Delivering what the scheduler actor found due. Each item's message (through the same rules
+ * and writer as `POST /messages`, checked against the state of now) and the removal of the item
+ * go to the store in ONE batch (with the other items of its turn), so a crash at any moment
+ * leaves either both or neither: a scheduled message is never sent twice nor lost. A refusal (the sender may no
  * longer post there, or the delivery is more than 10 minutes late) marks the item failed, tells
  * the owner's queues, and the notification bot tells the owner in a direct message. A write the
  * store refuses (a full disk) is tried again by the scheduler with backoff while the server runs.
  *
- * The writes of one turn go to the store together (group commit: one synced LevelDB write), and a
- * wake-up with many items due spreads them over short turns (see `deliverScheduled`).
+ * The items of one turn are one transaction (one synced LevelDB write, one hand-over of events),
+ * and a wake-up with many items due spreads them over short turns (see `deliverScheduled`).
  */
 import { ApiError } from '../domain/errors.js';
 import { failureNotice, isTooLate, LATE_FAILURE_MESSAGE, removedEvent, updatedEvents, type ScheduledMessageRecord } from '../domain/scheduled-messages.js';
@@ -65,30 +65,57 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
 const TURN_BUDGET_MS = 5;
 
 /**
- * What the scheduler calls when items are due: one write per item, in turns of a few milliseconds
- * each, so that the first messages of a burst reach their readers while the rest are still being
+ * What the scheduler calls when items are due, in due order: in turns of a few milliseconds each,
+ * so that the first messages of a burst reach their readers while the rest are still being
  * prepared (1,000 due in one second would otherwise all wait for the last), and requests are
- * served between turns. Resolves with the ids whose write failed (the store refused it): they
- * are still in the store and the scheduler tries them again with backoff. A retry more than 10
- * minutes late marks the item failed and tells its owner, like any late delivery, so no failure
- * stays silent.
+ * served between turns. A turn's items are ONE write (one transaction, one batch in the store):
+ * all of them are delivered or none, never one twice. Resolves with the ids whose write failed
+ * (the store refused it): they are still in the store and the scheduler tries them again with
+ * backoff. A retry more than 10 minutes late marks the item failed and tells its owner, like any
+ * late delivery, so no failure stays silent. The search index waits until the burst is out.
  */
 export async function deliverScheduled(services: Services, ids: readonly number[]): Promise<number[]> {
   const failed: number[] = [];
   const writes: Promise<void>[] = [];
-  let turnStarted = performance.now();
-  for (const id of ids) {
-    if (performance.now() - turnStarted > TURN_BUDGET_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      turnStarted = performance.now();
+  const release = services.search.hold();
+  try {
+    let next = 0;
+    while (next < ids.length) {
+      if (next > 0) await new Promise((resolve) => setImmediate(resolve));
+      const taken: number[] = [];
+      let threw = false;
+      const started = performance.now();
+      const write = services.write((tx) => {
+        try {
+          while (next < ids.length && (taken.length === 0 || performance.now() - started <= TURN_BUDGET_MS)) {
+            const id = ids[next++]!;
+            taken.push(id);
+            deliverOne(services, tx, id);
+          }
+        } catch (error) {
+          threw = true;
+          throw error;
+        }
+      });
+      // An item that throws undoes its whole turn: the turn's items are then written one by one,
+      // so that one bad item does not hold back the others.
+      writes.push(write.catch((error: unknown) => (threw ? deliverEach(services, taken, failed) : noteFailed(services, taken, failed, error))));
+      // A write path that runs the change later: wait for it, rather than start turns that find nothing.
+      if (taken.length === 0) await writes[writes.length - 1];
     }
-    writes.push(
-      services.write((tx) => deliverOne(services, tx, id)).catch((error: unknown) => {
-        failed.push(id);
-        services.logger.error({ err: error, scheduledMessageId: id }, 'scheduled delivery failed; it will be tried again');
-      }),
-    );
+    await Promise.all(writes);
+  } finally {
+    release();
   }
-  await Promise.all(writes);
   return failed;
+}
+
+/** One write per item (after a turn that threw). */
+async function deliverEach(services: Services, ids: readonly number[], failed: number[]): Promise<void> {
+  await Promise.all(ids.map((id) => services.write((tx) => deliverOne(services, tx, id)).catch((error: unknown) => noteFailed(services, [id], failed, error))));
+}
+
+function noteFailed(services: Services, ids: readonly number[], failed: number[], error: unknown): void {
+  failed.push(...ids);
+  services.logger.error({ err: error, scheduledMessageIds: ids }, 'scheduled delivery failed; it will be tried again');
 }

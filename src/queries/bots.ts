@@ -25,9 +25,20 @@ export function botOwnerUserIds(services: Services, bot: UserRecord): number[] {
   return [...ids];
 }
 
-/** Bots of this organization (not the system's own), in the order they were made. */
-export function realmBots(services: Services): UserRecord[] {
-  return [...services.org.users.all()].filter((u) => u.isBot && !u.isSystemBot).sort((a, b) => a.id - b.id);
+// By user directory (one per organization): its bots, at a version of the directory.
+const botLists = new WeakMap<object, { version: number; bots: readonly UserRecord[] }>();
+
+/**
+ * Bots of this organization (not the system's own), in the order they were made: found once per
+ * change of any user, not by walking every user on each POST /register.
+ */
+export function realmBots(services: Services): readonly UserRecord[] {
+  const users = services.org.users;
+  const kept = botLists.get(users);
+  if (kept !== undefined && kept.version === users.version) return kept.bots;
+  const bots = [...users.all()].filter((u) => u.isBot && !u.isSystemBot).sort((a, b) => a.id - b.id);
+  botLists.set(users, { version: users.version, bots });
+  return bots;
 }
 
 /** `realm_bots` of `POST /register`: every bot for an administrator, else the user's own (active or not). */

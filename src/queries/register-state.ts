@@ -35,10 +35,11 @@ import { pushDevicesState } from './push-devices.js';
 import { subscriptionObject } from './subscription-format.js';
 import { unreadMessages } from './unread.js';
 import { groupListJson } from './group-list-json.js';
-import { allStatuses } from './user-status.js';
 import { mutedUsersObject } from '../domain/muted-users.js';
 import { visibleSubscribers } from './subscription-format.js';
-import { allSubscribersField, channelJson, channelsByName, neverSubscribedJson, subscriberField, type SubscriberMode } from './channel-json.js';
+import { allSubscribersField, subscriberField, type SubscriberMode } from './channel-json.js';
+import { channelsInNameOrder, neverSubscribedPart, streamsPart, userStatusPart } from './register-channel-parts.js';
+import type { ChannelRecord } from '../domain/channel-record.js';
 import { folderObject, foldersInOrder } from '../domain/channel-folders.js';
 import { defaultChannelIds } from './channel-members.js';
 
@@ -58,7 +59,7 @@ export interface StateRequest {
  * `subscriptions` and `unsubscribed` (the user's own, as objects) and `never_subscribed` (the
  * public channels everyone sees alike, joined from texts kept per channel).
  */
-function subscriptionState(services: Services, request: StateRequest): { fields: Record<string, unknown>; neverSubscribed: string } {
+function subscriptionState(services: Services, request: StateRequest): { fields: Record<string, unknown>; neverSubscribed: Buffer } {
   const { user } = request;
   const mode = request.includeSubscribers;
   const format = { includeSubscribers: false, notificationSettingsNull: request.capabilities.notificationSettingsNull };
@@ -70,9 +71,9 @@ function subscriptionState(services: Services, request: StateRequest): { fields:
   };
   const subscriptions: Record<string, unknown>[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
-  const neverSubscribed: string[] = [];
+  const neverSubscribed: ChannelRecord[] = [];
   const states = services.subscriptions.channelsOf(user.id);
-  for (const channel of [...services.org.channels.all()].sort(channelsByName)) {
+  for (const channel of channelsInNameOrder(services)) {
     if (channel.isArchived && !request.capabilities.archivedChannels) continue;
     const state = states[channel.id];
     if (state?.active) {
@@ -86,9 +87,9 @@ function subscriptionState(services: Services, request: StateRequest): { fields:
     }
     else if (!channelVisible(services, user, channel)) continue;
     else if (state) unsubscribed.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
-    else neverSubscribed.push(neverSubscribedJson(services, channel, mode));
+    else neverSubscribed.push(channel);
   }
-  return { fields: { subscriptions, unsubscribed }, neverSubscribed: `"never_subscribed":[${neverSubscribed.join(',')}]` };
+  return { fields: { subscriptions, unsubscribed }, neverSubscribed: neverSubscribedPart(services, neverSubscribed, mode) };
 }
 
 function realmUserState(services: Services, request: StateRequest): Record<string, unknown> {
@@ -169,7 +170,7 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('subscription')) {
     const { fields, neverSubscribed } = subscriptionState(services, request);
     Object.assign(state, fields);
-    json.push(Buffer.from(neverSubscribed));
+    json.push(neverSubscribed);
   }
   if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);
@@ -200,8 +201,8 @@ export async function initialState(services: Services, request: StateRequest): P
   }
   Object.assign(state, settingsState(request, want));
   if (want('stream')) {
-    const visible = [...services.org.channels.all()].filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels));
-    json.push(Buffer.from(`"streams":[${visible.sort(channelsByName).map((c) => channelJson(services, c)).join(',')}]`));
+    const visible = channelsInNameOrder(services).filter((c) => channelVisible(services, user, c) && (!c.isArchived || request.capabilities.archivedChannels));
+    json.push(streamsPart(services, visible));
   }
   if (want('default_streams')) state.realm_default_streams = isGuest(user.role) ? [] : defaultChannelIds(services);
   if (want('realm_user_settings_defaults')) {
@@ -216,7 +217,7 @@ export async function initialState(services: Services, request: StateRequest): P
   if (want('navigation_views')) state.navigation_views = navigationViewsOf(services, user.id);
   if (want('saved_snippets')) state.saved_snippets = savedSnippetsOf(services, user.id);
   if (want('push_device')) state.push_devices = pushDevicesState(services, user.id);
-  if (want('user_status')) state.user_status = allStatuses(services);
+  if (want('user_status')) json.push(userStatusPart(services));
   if (want('alert_words')) state.alert_words = [...(user.alertWords ?? [])];
   if (want('muted_users')) state.muted_users = mutedUsersObject(user.mutedUsers);
   if (want('realm_emoji')) state.realm_emoji = realmEmojiState(services);

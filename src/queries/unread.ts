@@ -3,7 +3,7 @@ import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
 import { unreadCandidatesRange } from './message-state.js';
 import { holds, type Intervals } from '../domain/reception.js';
-import { idList, rowReader } from '../store/message-scan.js';
+import { idList, recordReader, rowReader } from '../store/message-scan.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -24,8 +24,31 @@ async function candidateIds(services: Services, userId: number): Promise<number[
     for await (const id of services.messages.ids(part, { reverse: true })) ids.push(id);
     return ids;
   }));
-  const all = lists.length === 1 ? lists[0]! : lists.flat().sort((a, b) => b - a);
-  return all.filter((id, i) => i === 0 || id !== all[i - 1]);
+  if (lists.length === 1) return lists[0]!.filter((id, i, all) => i === 0 || id !== all[i - 1]);
+  return newestFirstOnce(lists);
+}
+
+/** The ids of every list, newest first, each once: one numeric sort of a typed array, no comparator calls. */
+function newestFirstOnce(lists: readonly number[][]): number[] {
+  let total = 0;
+  for (const list of lists) total += list.length;
+  const sorted = new Float64Array(total);
+  let at = 0;
+  for (const list of lists) {
+    sorted.set(list, at);
+    at += list.length;
+  }
+  sorted.sort();
+  const ids: number[] = [];
+  for (let i = total - 1; i >= 0; i--) if (i === total - 1 || sorted[i] !== sorted[i + 1]) ids.push(sorted[i]!);
+  return ids;
+}
+
+/** `map`'s inner map under `key`, made when missing (per channel, then per topic: no key string per message). */
+function inner<K, V>(map: Map<number, Map<K, V>>, key: number): Map<K, V> {
+  let found = map.get(key);
+  if (found === undefined) map.set(key, (found = new Map()));
+  return found;
 }
 
 /**
@@ -37,7 +60,7 @@ function flagReader(services: Services, userId: number): (record: MessageRecord)
   const { readMarks, subscriptions } = services;
   const explicitBelow = readMarks.explicitBelow;
   const channelMarks = new Map<number, number>();
-  const topicMarks = new Map<string, number>();
+  const topicMarks = new Map<number, Map<string, number>>();
   const intervals = new Map<number, Intervals>();
   return (record) => {
     const own = row(record.id);
@@ -51,9 +74,9 @@ function flagReader(services: Services, userId: number): (record: MessageRecord)
     let mark = channelMarks.get(channelId);
     if (mark === undefined) channelMarks.set(channelId, (mark = readMarks.mark(userId, channelId)));
     if (record.id <= mark) return Flag.read;
-    const key = `${channelId}:${record.topic!}`;
-    let topicMark = topicMarks.get(key);
-    if (topicMark === undefined) topicMarks.set(key, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
+    const marks = inner(topicMarks, channelId);
+    let topicMark = marks.get(record.topic!);
+    if (topicMark === undefined) marks.set(record.topic!, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
     return record.id <= topicMark ? Flag.read : 0;
   };
 }
@@ -63,8 +86,9 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   // The newest unread first, until the cap; each candidate's flags decide (read exceptions drop out).
   const found: { record: MessageRecord; flags: number }[] = [];
   const flagsOf = flagReader(services, userId);
+  const recordOf = recordReader(messages);
   for (const id of await candidateIds(services, userId)) {
-    const record = messages.get(id);
+    const record = recordOf(id);
     const flags = record ? flagsOf(record) : undefined;
     if (!record || flags === undefined || flags & Flag.read) continue;
     found.push({ record, flags });
@@ -73,7 +97,10 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   found.reverse();
   const pms = new Map<number, number[]>();
   const huddles = new Map<string, number[]>();
-  const streams = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[]; muted: boolean }>();
+  type StreamEntry = { stream_id: number; key: string; topic: string; unread_message_ids: number[]; muted: boolean };
+  // By channel, then topic; `entries` keeps the order they were met in (the first met names a topic).
+  const streams = new Map<number, Map<string, StreamEntry>>();
+  const entries: StreamEntry[] = [];
   const mentions: number[] = [];
   let count = 0;
   for (const { record, flags } of found) {
@@ -97,8 +124,8 @@ export async function unreadMessages(services: Services, userId: number, allowEm
     }
     const channelId = record.channelId!;
     // One lookup per topic, not per message: a user's unread messages crowd into few topics.
-    const key = `${channelId}:${record.topic!}`;
-    let entry = streams.get(key);
+    const topics = inner(streams, channelId);
+    let entry = topics.get(record.topic!);
     if (!entry) {
       if (!subscriptions.isSubscribed(userId, channelId)) continue;
       const topic = record.topic === '' && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : record.topic!;
@@ -106,7 +133,8 @@ export async function unreadMessages(services: Services, userId: number, allowEm
       const channelMuted = subscriptions.subscription(userId, channelId)?.isMuted ?? false;
       const muted = topicMuted(subscriptions.topicPolicy(userId, channelId, folded), channelMuted);
       entry = { stream_id: channelId, key: folded, topic, unread_message_ids: [], muted };
-      streams.set(key, entry);
+      topics.set(record.topic!, entry);
+      entries.push(entry);
     }
     entry.unread_message_ids.push(id);
     const muted = entry.muted;
@@ -116,7 +144,7 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   }
   // Topics that differ only in case are one conversation (Zulip lowercases them).
   const byTopic = new Map<string, { stream_id: number; key: string; topic: string; unread_message_ids: number[] }>();
-  for (const { muted: _, ...entry } of streams.values()) {
+  for (const { muted: _, ...entry } of entries) {
     const merged = byTopic.get(`${entry.stream_id}:${entry.key}`);
     if (merged === undefined) byTopic.set(`${entry.stream_id}:${entry.key}`, entry);
     else merged.unread_message_ids = [...merged.unread_message_ids, ...entry.unread_message_ids].sort((a, b) => a - b);

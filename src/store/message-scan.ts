@@ -3,6 +3,7 @@
  * memory when the range is held there, and one user's rows of many messages. Beside the message
  * store because they read its key prefixes (`MessageStore.prefixOf`, store-internal).
  */
+import type { MessageRecord } from '../domain/messages.js';
 import type { MessageRange, MessageStore } from './messages.js';
 import { MAX_ID } from './messages.js';
 
@@ -30,4 +31,13 @@ export function rowReader(store: MessageStore, userId: number): (messageId: numb
   const rows = store.rowBook.rowsOf(userId);
   if (rows === undefined) return (messageId) => store.row(userId, messageId);
   return (messageId) => (store.rowBook.isHeld(userId, messageId) ? store.row(userId, messageId) : rows.get(messageId));
+}
+
+/**
+ * Reads many records (POST /register's unread messages): like `MessageStore.get`, but a cached
+ * record keeps its place in the cache's eviction order; refreshing 10,000 places cost more than
+ * the reads themselves.
+ */
+export function recordReader(store: MessageStore): (messageId: number) => MessageRecord | undefined {
+  return (messageId) => store.cache.get(messageId) ?? store.get(messageId);
 }

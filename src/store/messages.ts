@@ -59,7 +59,7 @@ export interface MessageWatcher {
 
 export class MessageStore {
   watcher: MessageWatcher | undefined;
-  private readonly cache = new Map<number, MessageRecord>();
+  readonly cache = new Map<number, MessageRecord>();
   /** Each user's newest per-user row, learned on first use and kept current by setFlags/dropFlags. */
   private readonly newestRowByUser = new Map<number, number>();
   /** Each channel's newest message id, learned on first use and kept current by index/unindex. */

@@ -32,6 +32,8 @@ const MAX_EXPANSION = 32;
 /** How long a noted change waits for others before the index takes them in one transaction. */
 const FLUSH_DELAY_MS = 20;
 const CATCH_UP_BATCH = 2000;
+/** Pending ids past which the index takes them in even while held (searches match pending ids from the records). */
+const HOLD_LIMIT = 5000;
 /** How often the index is checkpointed, after which the dirty keys it has taken in are deleted. */
 const CHECKPOINT_MS = 60_000;
 
@@ -83,6 +85,8 @@ export class SearchIndex implements MessageWatcher {
   /** Dirty keys whose change the index has taken in; deleted after the next checkpoint. */
   private dirtyTaken: number[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Holders asking the index to wait (see `hold`). */
+  private holds = 0;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private catchingUp: Promise<void> | undefined;
   private closed = false;
@@ -170,7 +174,24 @@ export class SearchIndex implements MessageWatcher {
     this.pending.add(id);
     // Its latest state has not been sent: a batch already carrying it leaves it pending.
     this.sentIn.delete(id);
-    this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+    if (this.holds === 0 || this.pending.size >= HOLD_LIMIT) this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+  }
+
+  /**
+   * Asks the index to take nothing in until the returned function is called (a burst of scheduled
+   * messages due at once: sending records to the writer meanwhile would only make the last of
+   * them later). What is written meanwhile stays pending, answered from the records, and is
+   * indexed once every holder has released; past HOLD_LIMIT pending ids it is taken in anyway.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0 && this.pending.size > 0 && !this.closed) this.flushTimer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+    };
   }
 
   /** Sends the pending ids' current records to the writer in one batch; resolves when every batch sent so far is committed. */

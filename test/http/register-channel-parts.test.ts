@@ -1,0 +1,72 @@
+/**
+ * The organization-wide parts of POST /register that are kept encoded between registrations
+ * (queries/register-channel-parts.ts: `streams`, `never_subscribed`, `user_status`, and the
+ * channels' name order): the same answer when nothing changed, and every change to a channel,
+ * a subscription or a user seen by the very next registration.
+ */
+import { test } from 'tap';
+import { world } from '../helpers/world.js';
+import { HAMLET, IAGO } from '../helpers/demo-ids.js';
+
+type Channel = { stream_id: number; name: string; description: string; subscribers?: number[] };
+type State = { streams: Channel[]; never_subscribed: Channel[]; subscriptions: Channel[]; user_status: Record<string, { status_text?: string }> };
+
+test('POST /register: kept parts follow every change', async (t) => {
+  const w = await world(t);
+  const { iago, othello, hamlet, org, server } = w;
+  const state = async (api: typeof othello): Promise<State> => {
+    const response = await api.post('/register', { fetch_event_types: ['subscription', 'stream', 'user_status'], include_subscribers: true });
+    t.equal(response.status, 200);
+    const { queue_id: _, ...body } = response.body;
+    return body as State;
+  };
+  const names = (channels: Channel[]) => channels.map((c) => c.name);
+
+  const first = await state(othello);
+  const counts = server.services.readCaches.registerTexts.counts;
+  const reusedBefore = counts.reused;
+  t.same(await state(othello), first, 'the same answer again');
+  t.ok(counts.reused > reusedBefore, 'the second registration reuses the kept parts');
+  const byName = (channels: Channel[]) => [...names(channels)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  t.same(names(first.streams), byName(first.streams), 'streams by name');
+
+  // A new channel: in streams and never_subscribed at once, in its place by name.
+  t.equal((await iago.post('/users/me/subscriptions', { subscriptions: [{ name: 'Aardvark' }] })).status, 200);
+  const fresh = org.channels.byName('Aardvark')!;
+  let next = await state(othello);
+  t.equal(next.streams[0]!.name, 'Aardvark', 'a new channel is listed first by name');
+  const never = next.never_subscribed.find((c) => c.stream_id === fresh.id);
+  t.ok(never, 'and among the channels never subscribed to');
+  t.same(never!.subscribers, [IAGO], 'with its subscribers');
+
+  // Someone else subscribes: the subscriber list in never_subscribed follows.
+  t.equal((await hamlet.post('/users/me/subscriptions', { subscriptions: [{ name: 'Aardvark' }] })).status, 200);
+  next = await state(othello);
+  t.same(next.never_subscribed.find((c) => c.stream_id === fresh.id)!.subscribers, [IAGO, HAMLET].sort((a, b) => a - b), 'a new subscriber is listed');
+
+  // A rename: the text and the order change.
+  t.equal((await iago.patch(`/streams/${fresh.id}`, { new_name: 'Zebra crossing', description: 'Renamed' })).status, 200);
+  next = await state(othello);
+  const renamed = next.streams.find((c) => c.stream_id === fresh.id)!;
+  t.equal(renamed.name, 'Zebra crossing');
+  t.equal(renamed.description, 'Renamed');
+  t.not(next.streams[0]!.stream_id, fresh.id, 'no longer first');
+  t.same(names(next.streams), byName(next.streams), 'in its new place by name');
+
+  // Othello subscribes: it leaves his never_subscribed, and stays in Hamlet's view as before.
+  t.equal((await othello.post('/users/me/subscriptions', { subscriptions: [{ name: 'Zebra crossing' }] })).status, 200);
+  next = await state(othello);
+  t.notOk(next.never_subscribed.some((c) => c.stream_id === fresh.id), 'no longer never subscribed');
+  t.ok(next.subscriptions.some((c) => c.stream_id === fresh.id), 'among his subscriptions');
+  const hamletView = await state(hamlet);
+  t.ok(hamletView.subscriptions.some((c) => c.stream_id === fresh.id), "in Hamlet's subscriptions");
+  t.notOk(hamletView.never_subscribed.some((c) => c.stream_id === fresh.id), "and not in Hamlet's never_subscribed");
+  const again = await state(othello);
+  t.same(again.never_subscribed, next.never_subscribed, "Othello's view after Hamlet's is his own again");
+
+  // A status: user_status follows.
+  t.notOk(next.user_status[String(HAMLET)]?.status_text, 'no status yet');
+  t.equal((await hamlet.post('/users/me/status', { status_text: 'Pondering' })).status, 200);
+  next = await state(othello);
+  t.equal(next.user_status[String(HAMLET)]!.status_text, 'Pondering', 'a new status is seen at once');
+});
