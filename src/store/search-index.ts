@@ -204,12 +204,16 @@ export class SearchIndex implements MessageWatcher {
   }
 
   private send(ids: number[]): void {
+    let docs: WriterDoc[];
+    try {
+      docs = ids.map((id) => this.replacement(id));
+    } catch (error) {
+      // The store cannot be read (it failed, e.g. a full disk): left pending, sent at the next change.
+      this.onError(error);
+      return;
+    }
     const batch = ++this.batches;
     for (const id of ids) this.sentIn.set(id, batch);
-    const docs = ids.map((id): WriterDoc => {
-      const record = this.messages.get(id);
-      return record ? { id, replace: true, ...searchDocument(record) } : { id, replace: true };
-    });
     const caughtUp = this.caughtUp;
     const through = caughtUp ? Math.max(this.through, ids.at(-1)!) : undefined;
     const done = this.writer.send({ op: 'index', docs, through }).then(

@@ -6,7 +6,7 @@
  * checked against what writes see, and at the end everything acknowledged must be there once.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { login, type Api } from './client.js';
@@ -110,6 +110,8 @@ interface Spawned {
   ready: Promise<number>;
   exited: Promise<number | null>;
   stderr: string[];
+  /** How it ended, once it has (for the report: a crash and a hang look alike from /health). */
+  ending?: string;
 }
 
 function spawnServer(script: string, env: Record<string, string>, logPath: string): Spawned {
@@ -119,7 +121,12 @@ function spawnServer(script: string, env: Record<string, string>, logPath: strin
   const child = spawn(process.execPath, [...TEST_NODE_ARGS, script], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', logFd] });
   closeSync(logFd);
   const stderr: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const spawned: Spawned = { child, ready: Promise.resolve(0), exited: Promise.resolve(null), stderr };
+  spawned.exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => {
+    spawned.ending = `exit code ${code}, signal ${signal}`;
+    resolve(code);
+  }));
+  const exited = spawned.exited;
   const ready = new Promise<number>((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -129,7 +136,8 @@ function spawnServer(script: string, env: Record<string, string>, logPath: strin
     void exited.then((code) => reject(Object.assign(new Error(`server exited (${code})`), { exitCode: code })));
   });
   ready.catch(() => {});
-  return { child, ready, exited, stderr };
+  spawned.ready = ready;
+  return spawned;
 }
 
 async function kill(server: Spawned): Promise<void> {
@@ -250,7 +258,8 @@ export async function runDiskCycles(options: DiskCycleOptions): Promise<DiskRepo
           const health = await healthStatus(url);
           if (health?.status === 200) break;
           if (performance.now() - freedAt > 60_000) {
-            problem(`cycle ${cycle + 1}: /health not ok 60 s after the disk was freed: ${JSON.stringify(health?.body)}`);
+            const log = existsSync(logPath) ? readFileSync(logPath, 'utf8').trim().split('\n').slice(-40).join(' | ') : 'no log';
+            problem(`cycle ${cycle + 1}: /health not ok 60 s after the disk was freed: ${JSON.stringify(health?.body)}; server ${server.ending ?? 'running'}; its log ends: ${log}`);
             break;
           }
           await sleep(20);
