@@ -29,7 +29,7 @@ interface EmojiMaps {
   nameByCode: Map<string, string>;
 }
 
-// Immutable once built; built on first use so that importing this module costs nothing.
+// Immutable once made; made on first use so that importing this module costs nothing.
 let maps: EmojiMaps | undefined;
 
 /**
@@ -47,8 +47,32 @@ function zulipCode(unified: string): string {
 /** Bare skin-tone modifiers: Zulip has no emoji for them. */
 const SKIN_TONES = new Set(['1f3fb', '1f3fc', '1f3fd', '1f3fe', '1f3ff']);
 
+/** The tables as `npm run build` leaves them beside this module (`src/write-emoji-tables.ts`). */
+const TABLES_FILE = new URL('./emoji-tables.json', import.meta.url);
+
 function emojiMaps(): EmojiMaps {
-  if (maps) return maps;
+  // Reading the built tables takes a few milliseconds; building them from emojibase's sets takes
+  // about a hundred, which the first reaction or emoji after a start would wait for.
+  maps ??= readTables() ?? buildEmojiMaps();
+  return maps;
+}
+
+function readTables(): EmojiMaps | undefined {
+  try {
+    const tables = JSON.parse(readFileSync(TABLES_FILE, 'utf8')) as { codeByName: [string, string][]; nameByCode: [string, string][] };
+    return { codeByName: new Map(tables.codeByName), nameByCode: new Map(tables.nameByCode) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tables as the build writes them: both maps as entry lists, in their order. */
+export function emojiTablesJson(): string {
+  const built = buildEmojiMaps();
+  return JSON.stringify({ codeByName: [...built.codeByName], nameByCode: [...built.nameByCode] });
+}
+
+function buildEmojiMaps(): EmojiMaps {
   const require = createRequire(import.meta.url);
   const codeByName = new Map<string, string>();
   const nameByCode = new Map<string, string>();
@@ -72,8 +96,7 @@ function emojiMaps(): EmojiMaps {
   each(CANONICAL_ORDER, (code, name) => {
     if (!nameByCode.has(code)) nameByCode.set(code, name);
   });
-  maps = { codeByName, nameByCode };
-  return maps;
+  return { codeByName, nameByCode };
 }
 
 /** The Unicode emoji code for any of an emoji's names (`tada` → `1f389`), or undefined. */
