@@ -4,7 +4,14 @@ import type { ScenarioResult } from './scenario.js';
 
 const GOAL = 20_000;
 
-export function headlineLines(result: ScenarioResult | undefined, file: string | undefined): string[] {
+/** The largest healthy number of people of a `mixed` result (0: none). */
+function largestHealthy(result: ScenarioResult): number {
+  const steps = (result.detail as MixedOutcome | undefined)?.steps ?? [];
+  return steps.filter((s) => s.healthy).at(-1)?.people ?? 0;
+}
+
+/** `recent`: the newest full `mixed` runs, oldest first (the newest is `result`): their headlines side by side, since one run's knee moves. */
+export function headlineLines(result: ScenarioResult | undefined, file: string | undefined, recent: readonly { result: ScenarioResult; file: string }[] = []): string[] {
   const outcome = result?.detail as MixedOutcome | undefined;
   if (!result || !outcome?.steps) return [];
   const healthy = outcome.steps.filter((s) => s.healthy);
@@ -14,6 +21,7 @@ export function headlineLines(result: ScenarioResult | undefined, file: string |
     '',
     `**${best ? best.people.toLocaleString('en') : 'none'}** simulated people served healthily by one Parley process on one core (goal ${GOAL.toLocaleString('en')}: ${best && best.people >= GOAL ? 'met' : 'not met'}; ${file}).`,
     'Healthy: every action\'s p99 ≤ 100 ms, no error, every message delivered to every parked poll that should get it.',
+    ...(recent.length > 1 ? [`The last ${recent.length} full runs: ${recent.map((r) => `${largestHealthy(r.result) ? largestHealthy(r.result).toLocaleString('en') : 'none'} (${r.file})`).join(', ')}; the tables below are the newest run's.`] : []),
     ...result.notes.slice(0, 2).map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}.`),
     ...outcome.limits.map((l) => `⚠ ${l}.`),
     '',
