@@ -101,9 +101,13 @@ export const web: Scenario = {
       // round trip that reads it), and over the second after (what the switch sets off: read flags, topics).
       // The big channel's newest message: the switch is done when it is drawn (any "benchmark
       // message" would also match the channel switched away from, were its rows kept).
-      const newestBig = await fetch(`${parley.url}/api/v1/messages?anchor=newest&num_before=1&num_after=0&narrow=${encodeURIComponent(JSON.stringify([['channel', big.id]]))}`, {
+      const newestBig = await fetch(`${parley.url}/api/v1/messages?anchor=newest&num_before=1&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: 'channel', operand: big.id }]))}`, {
         headers: { authorization: `Basic ${Buffer.from(`${iago.email}:${iago.apiKey}`).toString('base64')}` },
-      }).then((r) => r.json() as Promise<{ messages: { id: number }[] }>).then((body) => body.messages[0]!.id);
+      }).then((r) => r.json() as Promise<{ messages?: { id: number }[] }>).then((body) => {
+        const id = body.messages?.[0]?.id;
+        if (id === undefined) throw new Error(`the big channel's newest message: ${JSON.stringify(body).slice(0, 300)}`);
+        return id;
+      });
       const switches: number[] = [];
       const switchCpu: number[] = [];
       const afterCpu: number[] = [];
