@@ -34,6 +34,8 @@ const FLUSH_DELAY_MS = 20;
 const CATCH_UP_BATCH = 2000;
 /** Pending ids past which the index takes them in even while held (searches match pending ids from the records). */
 const HOLD_LIMIT = 5000;
+/** An index holding messages up to this id is written on the main thread; above, by the writer's worker thread. */
+const INLINE_THROUGH = 50_000;
 /** How often the index is checkpointed, after which the dirty keys it has taken in are deleted. */
 const CHECKPOINT_MS = 60_000;
 
@@ -66,8 +68,9 @@ export class SearchIndex implements MessageWatcher {
   readonly matcher = new TextMatcher();
   /** The main thread's connection: reads only (the worker behind `writer` writes). */
   private readonly sql: BetterSqlite3.Database;
-  private readonly writer: SearchWriter;
+  private writer: SearchWriter;
   private readonly keys: RealmKeys;
+  private readonly path: string;
   /** Every message with an id up to this one is in the index, but for those in `pending`. */
   private through: number;
   private caughtUp = false;
@@ -101,7 +104,7 @@ export class SearchIndex implements MessageWatcher {
     private readonly onError: (error: unknown) => void,
   ) {
     this.sql = sql;
-    this.writer = new SearchWriter(path);
+    this.path = path;
     this.keys = realmKeys(realmId);
     this.statements = {
       termsFrom: sql.prepare<[string, string, number], { t: string }>('SELECT t FROM term WHERE t >= ? AND t < ? ORDER BY t LIMIT ?'),
@@ -111,6 +114,19 @@ export class SearchIndex implements MessageWatcher {
     };
     const row = sql.prepare<[], { value: number }>("SELECT value FROM meta WHERE key = 'through'").get();
     this.through = row?.value ?? 0;
+    this.writer = new SearchWriter(path, this.through < INLINE_THROUGH);
+  }
+
+  /**
+   * The writer for the next request: once the index has grown large, its writes move to the
+   * worker thread (an inline writer has nothing in flight: its requests are done when sent).
+   */
+  private currentWriter(): SearchWriter {
+    if (this.writer.inline && this.through >= INLINE_THROUGH) {
+      void this.writer.close();
+      this.writer = new SearchWriter(this.path, false);
+    }
+    return this.writer;
   }
 
   /** Opens (or creates) the index of an organization in `dir`; an index of another layout is started afresh. */
@@ -216,7 +232,7 @@ export class SearchIndex implements MessageWatcher {
     for (const id of ids) this.sentIn.set(id, batch);
     const caughtUp = this.caughtUp;
     const through = caughtUp ? Math.max(this.through, ids.at(-1)!) : undefined;
-    const done = this.writer.send({ op: 'index', docs, through }).then(
+    const done = this.currentWriter().send({ op: 'index', docs, through }).then(
       () => {
         if (through !== undefined) this.through = Math.max(this.through, through);
         for (const id of ids) {
@@ -264,7 +280,7 @@ export class SearchIndex implements MessageWatcher {
     const dirty: number[] = [];
     for await (const key of this.db.scanKeys(prefixRange(this.keys.searchDirtyPrefix))) dirty.push(Number(key.slice(-12)));
     const stale = dirty.filter((id) => id <= this.through);
-    if (stale.length) await this.writer.send({ op: 'index', docs: stale.map((id) => this.replacement(id)) });
+    if (stale.length) await this.currentWriter().send({ op: 'index', docs: stale.map((id) => this.replacement(id)) });
     if (dirty.length) await this.db.commit(dirty.map((id) => ({ type: 'del' as const, key: this.keys.searchDirty(id) })));
     this.checkpointTimer = setInterval(() => void this.checkpoint(), CHECKPOINT_MS);
     this.checkpointTimer.unref();
@@ -284,7 +300,7 @@ export class SearchIndex implements MessageWatcher {
       // Ids sent from `pending` meanwhile are newer than the scan's copy: theirs stands.
       const docs = batch.filter((r) => !this.indexedAhead.has(r.id) && !this.sentIn.has(r.id)).map((r): WriterDoc => ({ id: r.id, replace: false, ...searchDocument(r) }));
       const through = batch.at(-1)!.id;
-      await this.writer.send({ op: 'index', docs, through });
+      await this.currentWriter().send({ op: 'index', docs, through });
       this.through = through;
       done += batch.length;
       progress?.(done);
@@ -312,7 +328,7 @@ export class SearchIndex implements MessageWatcher {
     const taken = this.dirtyTaken;
     this.dirtyTaken = [];
     try {
-      await this.writer.send({ op: 'checkpoint' });
+      await this.currentWriter().send({ op: 'checkpoint' });
       const ops = [...new Set(taken)].filter((id) => id <= this.newestSeen).map((id) => ({ type: 'del' as const, key: this.keys.searchDirty(id) }));
       if (ops.length) await this.db.commit(ops);
     } catch (error) {

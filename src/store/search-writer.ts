@@ -1,30 +1,14 @@
 /**
- * The main thread's side of the search index's writer (`search-writer-worker.ts`): one worker
- * thread for every index of the process, started with the first index opened and stopped with
- * the last one closed. Requests are answered in the order they were sent.
+ * The main thread's side of the search index's writer: a small index is written here, in the
+ * request's own turn (its merges are short, and a server that indexes a few messages starts no
+ * thread); a large one through one worker thread for every large index of the process
+ * (`search-writer-worker.ts`), started with the first request and stopped with the last index
+ * closed. Requests are done in the order they were sent.
  */
 import { Worker } from 'node:worker_threads';
+import { handleRequest, type IndexFile, type WriterDoc, type WriterReply, type WriterRequest } from './search-writer-file.js';
 
-/** One document for the index: `replace` removes what the index holds under its id first; no `content`: only removed. */
-export interface WriterDoc {
-  id: number;
-  replace: boolean;
-  content?: string;
-  topic?: string;
-  scope?: string;
-}
-
-export type WriterRequest = { seq: number; path: string } & (
-  | { op: 'open' }
-  | { op: 'index'; docs: WriterDoc[]; through?: number }
-  | { op: 'checkpoint' }
-  | { op: 'close' }
-);
-
-export interface WriterReply {
-  seq: number;
-  error?: string;
-}
+export type { WriterDoc } from './search-writer-file.js';
 
 type Body = { op: 'open' } | { op: 'index'; docs: WriterDoc[]; through?: number } | { op: 'checkpoint' } | { op: 'close' };
 
@@ -62,15 +46,29 @@ function sharedWorker(): SharedWorker {
   return shared;
 }
 
-/** Writes one index file through the shared worker, started with the first request (a server that indexes nothing starts none). */
+/** Writes one index file: on this thread (`inline`) or through the shared worker, started with the first request. */
 export class SearchWriter {
   private worker: SharedWorker | undefined;
+  /** The inline writer's open file (keyed by path, as the worker keeps them). */
+  private readonly inlineFiles = new Map<string, IndexFile>();
   private closed = false;
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    readonly inline: boolean,
+  ) {}
 
-  /** Resolves once the worker has done it (an `index` request: committed). */
+  /** Resolves once it is done (an `index` request: committed). */
   send(body: Body): Promise<void> {
+    if (this.inline) {
+      try {
+        if (!this.inlineFiles.has(this.path)) handleRequest(this.inlineFiles, { op: 'open', seq: 0, path: this.path });
+        handleRequest(this.inlineFiles, { ...body, seq: 0, path: this.path } as WriterRequest);
+        return Promise.resolve();
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
     if (!this.worker) {
       this.worker = sharedWorker();
       this.worker.users++;
@@ -91,8 +89,13 @@ export class SearchWriter {
 
   /** Closes the file; the worker stops when no index uses it any more. */
   async close(): Promise<void> {
-    if (this.closed || !this.worker) return;
+    if (this.closed) return;
     this.closed = true;
+    if (this.inline) {
+      if (this.inlineFiles.has(this.path)) handleRequest(this.inlineFiles, { op: 'close', seq: 0, path: this.path });
+      return;
+    }
+    if (!this.worker) return;
     const mine = this.worker;
     try {
       await this.post({ op: 'close' });
