@@ -16,12 +16,11 @@ export interface WriterDoc {
   scope?: string;
 }
 
-export type WriterRequest = { seq: number; path: string } & (
-  | { op: 'open' }
-  | { op: 'index'; docs: WriterDoc[]; through?: number }
-  | { op: 'checkpoint' }
-  | { op: 'close' }
-);
+/** What is asked of a writer. */
+export type WriterBody = { op: 'open' } | { op: 'index'; docs: WriterDoc[]; through?: number } | { op: 'checkpoint' } | { op: 'close' };
+
+/** A request to the worker: what is asked, of which file, under which number. */
+export type WriterRequest = { seq: number; path: string } & WriterBody;
 
 export interface WriterReply {
   seq: number;

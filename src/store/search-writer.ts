@@ -6,11 +6,9 @@
  * closed. Requests are done in the order they were sent.
  */
 import { Worker } from 'node:worker_threads';
-import { handleRequest, type IndexFile, type WriterDoc, type WriterReply, type WriterRequest } from './search-writer-file.js';
+import { handleRequest, type IndexFile, type WriterBody, type WriterReply, type WriterRequest } from './search-writer-file.js';
 
 export type { WriterDoc } from './search-writer-file.js';
-
-type Body = { op: 'open' } | { op: 'index'; docs: WriterDoc[]; through?: number } | { op: 'checkpoint' } | { op: 'close' };
 
 interface SharedWorker {
   worker: Worker;
@@ -59,11 +57,11 @@ export class SearchWriter {
   ) {}
 
   /** Resolves once it is done (an `index` request: committed). */
-  send(body: Body): Promise<void> {
+  send(body: WriterBody): Promise<void> {
     if (this.inline) {
       try {
         if (!this.inlineFiles.has(this.path)) handleRequest(this.inlineFiles, { op: 'open', seq: 0, path: this.path });
-        handleRequest(this.inlineFiles, { ...body, seq: 0, path: this.path } as WriterRequest);
+        handleRequest(this.inlineFiles, { ...body, seq: 0, path: this.path });
         return Promise.resolve();
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
@@ -77,13 +75,13 @@ export class SearchWriter {
     return this.post(body);
   }
 
-  private post(body: Body): Promise<void> {
+  private post(body: WriterBody): Promise<void> {
     const { worker, waiting } = this.worker!;
     const seq = ++nextSeq;
     return new Promise<void>((resolve, reject) => {
       if (waiting.size === 0) worker.ref();
       waiting.set(seq, { resolve, reject });
-      worker.postMessage({ ...body, seq, path: this.path } as WriterRequest);
+      worker.postMessage({ ...body, seq, path: this.path } satisfies WriterRequest);
     });
   }
 
