@@ -10,6 +10,8 @@ function largestHealthy(result: ScenarioResult): number {
   return steps.filter((s) => s.healthy).at(-1)?.people ?? 0;
 }
 
+const peopleOrNone = (people: number) => (people ? people.toLocaleString('en') : 'none');
+
 /** `recent`: the newest full `mixed` runs, oldest first (the newest is `result`): their headlines side by side, since one run's knee moves. */
 export function headlineLines(result: ScenarioResult | undefined, file: string | undefined, recent: readonly { result: ScenarioResult; file: string }[] = []): string[] {
   const outcome = result?.detail as MixedOutcome | undefined;
@@ -19,9 +21,9 @@ export function headlineLines(result: ScenarioResult | undefined, file: string |
   const lines = [
     '## Headline: people one process serves',
     '',
-    `**${best ? best.people.toLocaleString('en') : 'none'}** simulated people served healthily by one Parley process on one core (goal ${GOAL.toLocaleString('en')}: ${best && best.people >= GOAL ? 'met' : 'not met'}; ${file}).`,
+    `**${peopleOrNone(best?.people ?? 0)}** simulated people served healthily by one Parley process on one core (goal ${GOAL.toLocaleString('en')}: ${best && best.people >= GOAL ? 'met' : 'not met'}; ${file}).`,
     'Healthy: every action\'s p99 ≤ 100 ms, no error, every message delivered to every parked poll that should get it.',
-    ...(recent.length > 1 ? [`The last ${recent.length} full runs: ${recent.map((r) => `${largestHealthy(r.result) ? largestHealthy(r.result).toLocaleString('en') : 'none'} (${r.file})`).join(', ')}; the tables below are the newest run's.`] : []),
+    ...(recent.length > 1 ? [`The last ${recent.length} full runs: ${recent.map((r) => `${peopleOrNone(largestHealthy(r.result))} (${r.file})`).join(', ')}; the tables below are the newest run's.`] : []),
     ...result.notes.slice(0, 2).map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}.`),
     ...outcome.limits.map((l) => `⚠ ${l}.`),
     '',
