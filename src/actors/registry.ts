@@ -16,6 +16,8 @@ export interface ActorKind<M extends AnyStateMachine> {
   machine: M;
   /** Input for an entity that has no persisted snapshot yet. */
   input: (id: string) => InputFrom<M>;
+  /** Reshapes a snapshot read from the store before it is held (e.g. into a leaner form in memory). */
+  restored?: (snapshot: SnapshotFrom<M>) => SnapshotFrom<M>;
 }
 
 interface Slot {
@@ -39,9 +41,9 @@ export class ActorRegistry {
 
   /** Loads every persisted snapshot of the registered kinds; actors are spawned on first use. */
   async restore(): Promise<void> {
-    for (const name of this.kinds.keys()) {
+    for (const [name, kind] of this.kinds) {
       const slots = this.slots.get(name)!;
-      for await (const [id, snapshot] of this.snapshots.all(name)) slots.set(id, { snapshot });
+      for await (const [id, snapshot] of this.snapshots.all(name)) slots.set(id, { snapshot: kind.restored ? kind.restored(snapshot as never) : snapshot });
     }
   }
 

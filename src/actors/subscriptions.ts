@@ -7,6 +7,7 @@ import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { assign, setup } from 'xstate';
 import { closeAt, openAt, type Intervals } from '../domain/reception.js';
 import type { ActorKind } from './registry.js';
+import { copyIdKeyed, idKeyedRecord, withIdKey } from './id-keyed-record.js';
 
 export interface SubscriptionState {
   active: boolean;
@@ -104,7 +105,7 @@ export const subscriptionsMachine = setup({
         const next = existing
           ? { ...existing, active: true, received: openAt(existing.received ?? [], event.from) }
           : newSubscription(event.color, event.from);
-        return { ...context.channels, [event.channelId]: next };
+        return withIdKey<SubscriptionState>(context.channels, event.channelId, next);
       },
     }),
     unsubscribe: assign({
@@ -112,13 +113,13 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'UNSUBSCRIBE') return context.channels;
         const existing = context.channels[event.channelId];
         if (!existing) return context.channels;
-        return { ...context.channels, [event.channelId]: { ...existing, active: false, received: closeAt(existing.received ?? [], event.until) } };
+        return withIdKey<SubscriptionState>(context.channels, event.channelId, { ...existing, active: false, received: closeAt(existing.received ?? [], event.until) });
       },
     }),
     cutOver: assign({
       channels: ({ context, event }) => {
         if (event.type !== 'CUT_OVER') return context.channels;
-        const channels: Record<string, SubscriptionState> = {};
+        const channels = idKeyedRecord<SubscriptionState>();
         for (const [id, state] of Object.entries(context.channels)) {
           channels[id] = state.received ? state : { ...state, received: state.active ? [event.from] : [] };
         }
@@ -127,13 +128,13 @@ export const subscriptionsMachine = setup({
     }),
     suspend: assign(({ context, event }) => {
       if (event.type !== 'SUSPEND') return {};
-      const channels: Record<string, SubscriptionState> = {};
+      const channels = idKeyedRecord<SubscriptionState>();
       for (const [id, state] of Object.entries(context.channels)) channels[id] = { ...state, received: closeAt(state.received ?? [], event.until) };
       return { channels, suspended: true };
     }),
     resume: assign(({ context, event }) => {
       if (event.type !== 'RESUME') return {};
-      const channels: Record<string, SubscriptionState> = {};
+      const channels = idKeyedRecord<SubscriptionState>();
       for (const [id, state] of Object.entries(context.channels)) {
         channels[id] = state.active ? { ...state, received: openAt(state.received ?? [], event.from) } : state;
       }
@@ -144,7 +145,7 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'SET_PROPERTY') return context.channels;
         const existing = context.channels[event.channelId];
         if (!existing) return context.channels;
-        return { ...context.channels, [event.channelId]: { ...existing, [SUBSCRIPTION_PROPERTIES[event.property]]: event.value } };
+        return withIdKey<SubscriptionState>(context.channels, event.channelId, { ...existing, [SUBSCRIPTION_PROPERTIES[event.property]]: event.value });
       },
     }),
     setTopicVisibility: assign({
@@ -160,7 +161,7 @@ export const subscriptionsMachine = setup({
   },
 }).createMachine({
   id: 'subscriptions',
-  context: ({ input }) => ({ userId: input.userId, channels: {}, topics: {} }),
+  context: ({ input }) => ({ userId: input.userId, channels: idKeyedRecord<SubscriptionState>(), topics: {} }),
   initial: 'tracking',
   states: {
     tracking: {
@@ -181,4 +182,6 @@ export const subscriptionsKind: ActorKind<typeof subscriptionsMachine> = {
   name: 'subscriptions',
   machine: subscriptionsMachine,
   input: (id) => ({ userId: Number(id) }),
+  // A decoded snapshot's channels record has array storage as long as its largest channel id.
+  restored: (snapshot) => ({ ...snapshot, context: { ...snapshot.context, channels: copyIdKeyed(snapshot.context.channels) } }),
 };
