@@ -21,9 +21,10 @@ import { channelScope, prepareText, userScope } from '../domain/search-text.js';
 import type { Database } from './database.js';
 import { prefixRange, realmKeys, type RealmKeys } from './keys.js';
 import type { MessageStore, MessageWatcher } from './messages.js';
-import { TextMatcher, TOKENIZER, type SearchDocument } from './text-matcher.js';
+import { TextMatcher, type SearchDocument } from './text-matcher.js';
 import type { Transaction } from './transaction.js';
 import { SearchWriter, type WriterDoc } from './search-writer.js';
+import { createIndexTables } from './search-writer-file.js';
 
 /** Bumped when the table's layout or tokenizer changes: an index of another version is rebuilt. */
 export const SEARCH_LAYOUT_VERSION = 3;
@@ -139,11 +140,7 @@ export class SearchIndex implements MessageWatcher {
       sql.close();
       removeFile(path);
       sql = openFile(path);
-      sql.exec(`
-        CREATE VIRTUAL TABLE message USING fts5(content, topic, scope, tokenize='${TOKENIZER}', content='', contentless_delete=1);
-        CREATE TABLE meta(key TEXT PRIMARY KEY, value);
-        CREATE TABLE term(t TEXT PRIMARY KEY) WITHOUT ROWID;
-      `);
+      createIndexTables(sql);
       sql.pragma(`user_version = ${SEARCH_LAYOUT_VERSION}`);
     }
     const index = new SearchIndex(sql, path, db, messages, realmId, onError);

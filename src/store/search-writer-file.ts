@@ -32,6 +32,15 @@ export interface IndexFile {
   apply: (request: Extract<WriterRequest, { op: 'index' }>) => void;
 }
 
+/** The index's tables, in a new file: the messages' words (contentless), `through` and the term list. */
+export function createIndexTables(sql: BetterSqlite3.Database): void {
+  sql.exec(`
+    CREATE VIRTUAL TABLE message USING fts5(content, topic, scope, tokenize='${TOKENIZER}', content='', contentless_delete=1);
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value);
+    CREATE TABLE term(t TEXT PRIMARY KEY) WITHOUT ROWID;
+  `);
+}
+
 export function openIndexFile(path: string): IndexFile {
   const sql = new BetterSqlite3(path);
   // WAL: the readers (the main thread) never wait for this writer; NORMAL: a commit survives a

@@ -15,6 +15,8 @@ interface SharedWorker {
   /** Index files open in it. */
   users: number;
   waiting: Map<number, { resolve: () => void; reject: (error: Error) => void }>;
+  /** Why the thread stopped, once it has: nothing posted to it would ever be answered. */
+  failure?: Error;
 }
 
 let shared: SharedWorker | undefined;
@@ -31,17 +33,24 @@ function sharedWorker(): SharedWorker {
     if (reply.error === undefined) waiter?.resolve();
     else waiter?.reject(new Error(reply.error));
   });
+  const entry: SharedWorker = { worker, users: 0, waiting };
   const failAll = (error: Error) => {
+    entry.failure ??= error;
+    if (shared === entry) shared = undefined;
     for (const waiter of waiting.values()) waiter.reject(error);
     waiting.clear();
-    if (shared?.worker === worker) shared = undefined;
   };
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the search index writer stopped (${code})`)));
   // The worker keeps the process alive only while a request waits for it.
   worker.unref();
-  shared = { worker, users: 0, waiting };
-  return shared;
+  shared = entry;
+  return entry;
+}
+
+/** The shared writer thread, if one runs (tests stop it to show that writers carry on). */
+export function sharedWriterThread(): Worker | undefined {
+  return shared?.worker;
 }
 
 /** Writes one index file: on this thread (`inline`) or through the shared worker, started with the first request. */
@@ -67,6 +76,9 @@ export class SearchWriter {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }
     }
+    // A thread that stopped (crashed, or ran out of memory) answers nothing: the next request
+    // starts another and opens the file there again; the caller retries what was refused.
+    if (this.worker?.failure) this.worker = undefined;
     if (!this.worker) {
       this.worker = sharedWorker();
       this.worker.users++;
@@ -76,7 +88,8 @@ export class SearchWriter {
   }
 
   private post(body: WriterBody): Promise<void> {
-    const { worker, waiting } = this.worker!;
+    const { worker, waiting, failure } = this.worker!;
+    if (failure) return Promise.reject(failure);
     const seq = ++nextSeq;
     return new Promise<void>((resolve, reject) => {
       if (waiting.size === 0) worker.ref();
@@ -96,7 +109,7 @@ export class SearchWriter {
     if (!this.worker) return;
     const mine = this.worker;
     try {
-      await this.post({ op: 'close' });
+      if (!mine.failure) await this.post({ op: 'close' });
     } finally {
       if (--mine.users === 0 && shared === mine) {
         shared = undefined;
