@@ -40,7 +40,7 @@ export function cell(figure: Figure): { value: string; baseline: string; ratio: 
   const m = figure.measured;
   return {
     value: `${figure.value} ${figure.unit}`,
-    baseline: figure.baseline === undefined ? '' : `${figure.baseline} ${figure.unit}`,
+    baseline: figure.baseline === undefined ? '' : `${figure.baseline} ${figure.unit}${figure.baselineLabel ? ` (${figure.baselineLabel})` : ''}`,
     ratio: figure.ratio === undefined ? '' : figure.spread ? `${figure.ratio} (${figure.spread[0]}–${figure.spread[1]})` : String(figure.ratio),
     cpu: m
       ? [cpuOf('Parley', m.parley), m.bare ? cpuOf('bare', m.bare) : '', `others ${pct(Math.max(m.parley.cpu.other, m.bare?.cpu.other ?? 0))}`].filter(Boolean).join('; ')
@@ -81,6 +81,8 @@ export function writeSummary(resultsDir: string, summaryPath: string, scenarioOr
     'The ratio is the median of the rounds\' Parley / bare, with the lowest and highest round in brackets. CPU is the',
     'share of one core used during the measurement (mean of the rounds) by the server under test, by the client (load',
     'generator plus the runner, where the long-poll clients live) and, at most, by other processes on the two cores.',
+    'A baseline named in brackets is not the bare server: the cluster scenario compares its cluster with an embedded Parley',
+    'measured in turn in the same run (its ratio is the cost of replication), and its "server" CPU is all of a side\'s processes.',
     '',
     '| scenario | figure | Parley | bare uWS | ratio (rounds) | CPU share of one core | load generator | warnings |',
     '|---|---|---|---|---|---|---|---|',
