@@ -101,6 +101,7 @@ export function alternatedFigures(measured: SideRuns[], label: string, unit: str
     const warnings: string[] = [];
     const pct = (share: number) => `${Math.round(share * 100)}%`;
     if (parley.clientPeak > 0.9) warnings.push(`the client used ${pct(parley.clientPeak)} of its core`);
+    if (ratios.some((ratio) => ratio > 1)) warnings.push(`faster than ${reference.side.name} in a round (${Math.max(...ratios)}): a round of either was slowed by something else`);
     if (parley.cpu.other > 0.15) warnings.push(`other processes used ${pct(parley.cpu.other)} of a core on the measured cores: noisy`);
     return {
       ...figure,

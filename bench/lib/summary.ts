@@ -110,6 +110,8 @@ export function writeSummary(resultsDir: string, summaryPath: string, scenarioOr
   goal('start-up that does not grow with stored messages (time, 1,000,000 / 0)', figure('startup', 'ready, 1,000,000 messages'), (f) => f.ratio, (v) => v <= 1.5);
   goal('1,000 scheduled messages due in one second delivered with p99 lateness under 100 ms', figure('scheduled', '1000 due in one second: lateness p99'), (f) => f.value, (v) => v < 100);
   goal('20,000 people on one core (mixed: largest healthy number)', figure('mixed', 'largest healthy number of people'), (f) => f.value, (v) => v >= 20_000);
+  goal('cluster: failover from kill -9 of the owner to the first answered send ≤ 5 s with a 3 s lease (max of the cycles)', figure('cluster', 'failover time max (lease 3 s)'), (f) => f.value, (v) => v <= 5000);
+  goal('cluster: failover cycles under load lose and double nothing (answered writes lost + doubled)', figure('cluster', 'failover: answered writes or events lost'), (f) => f.value + (figure('cluster', 'failover: answered messages doubled, ids reused')?.value ?? 0), (v) => v === 0);
   goal('POST /register, all event types, member of 10,000 users / 1,000 channels: p50 ≤ 20 ms', figure('register', '10,000 users, 1,000 channels: p50'), (f) => f.value, (v) => v <= 20);
 
   // The bare server's figure must hold from run to run, or it measures something else than the machine's limit.

@@ -1,8 +1,9 @@
 /**
- * A Parley cluster on loopback for tests and `npm run cluster-test`: three nats-server processes
- * (one JetStream cluster, temporary store directories, free ports), a seed data directory (the
- * demo organization and a second one at `b`, made by an embedded server), and three Parley nodes
- * started from copies of it as child processes (so that a test can kill -9 or SIGSTOP them).
+ * A Parley cluster on loopback for tests, `npm run cluster-test` and the bench's cluster scenario:
+ * three nats-server processes (one JetStream cluster, temporary store directories, free ports), a
+ * seed data directory (the demo organization and a second one at `b`, made by an embedded server;
+ * or one given, the bench's), and three Parley nodes started from copies of it as child processes
+ * (so that a test can kill -9 or SIGSTOP them).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
