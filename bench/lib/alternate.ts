@@ -89,12 +89,19 @@ function sideMeasure(entry: SideRuns, connections: number): SideMeasure {
  * One figure per side: the median of its rounds; each side after the first also carries the
  * first's median as its baseline and the median of the paired rounds' ratios.
  */
-export function alternatedFigures(measured: SideRuns[], label: string, unit: string, connections: number): Figure[] {
+export function alternatedFigures(
+  measured: SideRuns[],
+  label: string,
+  unit: string,
+  connections: number,
+  /** How the load was made and where it ran (the run's own, read when not given). */
+  how: { generator: string; pinning: string } = { generator: loadGenerator().description, pinning: pinning().description },
+): Figure[] {
   const reference = measured[0]!;
   const referenceMeasure = sideMeasure(reference, connections);
   return measured.map((entry, index) => {
     const parley = sideMeasure(entry, connections);
-    const m: Measured = { generator: loadGenerator().description, pinning: pinning().description, parley };
+    const m: Measured = { ...how, parley };
     const figure: Figure = { name: `${label}: ${entry.side.name}`, value: Math.round(median(parley.perRound)), unit, measured: m };
     if (index === 0) return figure;
     const ratios = parley.perRound.map((value, i) => round(value / referenceMeasure.perRound[i]!, 4));
