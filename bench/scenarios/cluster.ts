@@ -49,21 +49,29 @@ async function seed(): Promise<Seeded> {
   return result;
 }
 
+/** One request measured on every side. */
+interface Shape {
+  label: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** dm's: each request takes the next sender and body. */
+  variants?: { headers: Record<string, string>; body: string }[];
+}
+
 /** Every request shape: send-wide's three channels and dm's pairs (i writes to i + 1 + (i mod 7)). */
-function requests(seeded: Seeded, host: string) {
+function requests(seeded: Seeded, host: string): Shape[] {
   const headers = { host, 'content-type': 'application/x-www-form-urlencoded' };
-  const shapes = SIZES.map((size) => ({
+  const shapes: Shape[] = SIZES.map((size) => ({
     label: `channel send, ${size.toLocaleString('en')} subscribers`,
-    headers: { ...headers, authorization: basicAuth(seeded.hamlet) } as Record<string, string>,
+    headers: { ...headers, authorization: basicAuth(seeded.hamlet) },
     body: `type=stream&to=wide-${size}&topic=load&content=` + encodeURIComponent('A message for everyone in the channel.'),
-    variants: undefined as { headers: Record<string, string>; body: string }[] | undefined,
   }));
   const { people } = seeded;
   const variants = people.map((from, i) => ({
     headers: { authorization: basicAuth(from) },
     body: `type=direct&to=${encodeURIComponent(JSON.stringify([people[(i + 1 + (i % 7)) % people.length]!.id]))}&content=hello`,
   }));
-  shapes.push({ label: 'direct message', headers, body: '', variants });
+  shapes.push({ label: 'direct message', headers, variants });
   return shapes;
 }
 
@@ -111,7 +119,7 @@ async function measureAll(cluster: LocalCluster, seeded: Seeded, settings: Setti
     for (const shape of requests(seeded, org.host)) {
       const started = performance.now();
       log(`  ${shape.label}`);
-      const load = { method: 'POST' as const, path: '/api/v1/messages', headers: shape.headers, body: shape.body || undefined, variants: shape.variants, connections: CONNECTIONS };
+      const load = { method: 'POST' as const, path: '/api/v1/messages', headers: shape.headers, body: shape.body, variants: shape.variants, connections: CONNECTIONS };
       figures.push(...alternatedFigures(await alternate(sides, load, settings, shape.label, log), shape.label, 'msg/s', CONNECTIONS));
       log(`    ${Math.round((performance.now() - started) / 1000)} s`);
     }
