@@ -12,6 +12,7 @@ import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
 import type { UploadStores } from './store/backup-files.js';
+import type { FileReplicas } from './store/file-replica.js';
 import { FileStore, uploadsDir } from './store/files.js';
 import { Organization } from './store/organization.js';
 import { buildServices } from './wiring.js';
@@ -57,11 +58,13 @@ export function serverHost(parts: HostParts, servicesOf: (id: number) => Promise
 
 /**
  * The upload stores of a running server: a loaded organization's own (a backup holds its
- * removals), or one opened on the directory of an organization not loaded (nothing removes there).
+ * removals), or one opened on the directory of an organization not loaded (nothing removes there),
+ * with its replica in cluster mode.
  */
-export function serverUploads(dataDir: string, loaded: () => Services[]): UploadStores {
+export function serverUploads(dataDir: string, loaded: () => Services[], replicas?: FileReplicas): UploadStores {
   return {
-    of: (realmId, subdomain) => loaded().find((services) => services.org.id === realmId)?.files ?? new FileStore(uploadsDir(dataDir, realmId, subdomain)),
+    // Cluster mode: an organization this node only follows has its replica too (a backup fetches what it never held).
+    of: (realmId, subdomain) => loaded().find((services) => services.org.id === realmId)?.files ?? new FileStore(uploadsDir(dataDir, realmId, subdomain), replicas?.(realmId)),
     hold() {
       const releases = loaded().map((services) => services.files.holdRemovals());
       return () => releases.forEach((release) => release());

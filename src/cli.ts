@@ -223,6 +223,13 @@ async function backupCommand(config: Config, { positionals, values }: CommandLin
       `(${result.omitted} of event queues left out) and ${result.files} uploaded file${result.files === 1 ? '' : 's'} ` +
       `(${((result.bytes + result.fileBytes) / 1048576).toFixed(1)} MiB) in ${result.seconds.toFixed(2)} s`,
   );
+  const missing = result.missingFiles ?? [];
+  if (missing.length > 0) {
+    process.stderr.write(
+      `WARNING: the backup lacks ${missing.length} uploaded file(s) that records name and that neither this data directory nor the cluster's files bucket holds ` +
+        `(<organization id>/<sha256>): ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}\n`,
+    );
+  }
 }
 
 /** Puts a backup's organizations (or one) back into the data directory; the server must be stopped. */

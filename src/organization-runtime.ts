@@ -22,7 +22,7 @@ import { restoreQueues, startHousekeeping, type HousekeepingParts } from './even
 import type { Site, SiteOptions } from './http/front.js';
 import { healthCheck } from './ops/health.js';
 import { basicAuthenticator } from './queries/credentials.js';
-import { filesInUse } from './queries/stored-files.js';
+import { fileInUse, filesInUse } from './queries/stored-files.js';
 import type { Clock, Services } from './services.js';
 import type { Counters } from './store/counters.js';
 import type { Database } from './store/database.js';
@@ -173,6 +173,10 @@ async function startBackgroundWork(services: Services): Promise<BackgroundWork> 
   // Uploads: what an interrupted write left behind goes, and so do files no record names.
   await services.files.open();
   await services.files.sweep(filesInUse(services));
+  // Cluster mode: the files bucket's objects no record names, at takeover and then periodically.
+  const stopReplicaSweeps = services.files.sweepReplicaEvery((sha) => fileInUse(services, sha), (outcome) => {
+    if ('error' in outcome) logger.warn({ err: outcome.error }, 'cluster: the files bucket could not be swept');
+  });
   await restoreQueues(housekeepingParts);
   // Edits a crash kept from the index now; the messages above its indexed id in the background.
   await services.search.start(await services.messages.newestId());
@@ -188,6 +192,7 @@ async function startBackgroundWork(services: Services): Promise<BackgroundWork> 
   const stopBouncerUpdates = startBouncerUpdates(services, config.pushBouncerUploadSeconds);
   return {
     async stop() {
+      stopReplicaSweeps();
       await services.scheduler.stop();
       stopBouncerUpdates();
       await notificationDelivery.stop();

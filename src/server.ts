@@ -200,7 +200,7 @@ function webClient() {
 /** The control socket: backups (of every organization or one), and the organization commands of the CLI. */
 function openControl(parts: ServerParts, organizations: Organizations, metrics: ServerMetrics | undefined): Promise<ControlChannel> {
   const { config, db, logger } = parts;
-  const uploads = serverUploads(config.dataDir, () => organizations.services());
+  const uploads = serverUploads(config.dataDir, () => organizations.services(), parts.fileReplicas);
   const admin = serverHost(parts, async (id) => {
     const runtime = await organizations.load(Organization.subdomainOf(db, id) ?? '');
     if (!runtime || runtime.services.org.id !== id) throw badRequest(`There is no organization ${id}.`);

@@ -84,6 +84,8 @@ export interface Figure {
   baseline?: number;
   /** How `baseline` was taken from the bare server's rounds (absent: their median, before 2026-11-24 09:10). */
   baselineOf?: 'best round';
+  /** What `baseline` measured when it is not the bare uWS server (the cluster's: the embedded Parley). */
+  baselineLabel?: string;
   /** Parley / baseline; for alternated figures the median of the rounds' ratios. */
   ratio?: number;
   /** Lowest and highest ratio of the rounds. */
@@ -105,6 +107,8 @@ export interface ScenarioResult {
 export interface Scenario {
   name: string;
   description: string;
+  /** Why it cannot run on this machine (a missing program); a run of every scenario then skips it. */
+  unavailable?(): string | undefined;
   run(context: ScenarioContext): Promise<ScenarioResult>;
 }
 

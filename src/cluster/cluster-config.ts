@@ -17,6 +17,14 @@ export interface ClusterConfig {
   appendTimeoutMs: number;
   /** Stream entries between an organization's snapshots (then its stream is trimmed below the snapshot); 0: none. */
   snapshotEvery: number;
+  /** The files bucket's sweep of objects no record names: how often, and the age below which an object is kept. */
+  filesSweep: { everyMs: number; graceMs: number };
+}
+
+function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name] ?? String(fallback));
+  if (!(Number.isInteger(value) && value >= 1)) throw new ConfigError(name, String(env[name]), 'a whole number of seconds, at least 1');
+  return value * 1000;
 }
 
 /** The cluster settings, or undefined when PARLEY_CLUSTER_NATS is unset (the embedded server). */
@@ -41,5 +49,6 @@ export function clusterConfigFromEnv(env: NodeJS.ProcessEnv, host: string, port:
     leaseMs: lease * 1000,
     appendTimeoutMs: 15_000,
     snapshotEvery,
+    filesSweep: { everyMs: seconds(env, 'PARLEY_CLUSTER_FILES_SWEEP_SECONDS', 3600), graceMs: seconds(env, 'PARLEY_CLUSTER_FILES_GRACE_SECONDS', 3600) },
   };
 }

@@ -7,7 +7,7 @@
 import { Objm, StorageType, type ObjectStore } from '@nats-io/obj';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Logger } from 'pino';
-import type { FileReplica } from '../store/file-replica.js';
+import type { FileReplica, ReplicaObject } from '../store/file-replica.js';
 import { retry } from './streams.js';
 
 export const FILES_BUCKET = 'parley_files';
@@ -23,6 +23,16 @@ export function objectNameOf(realm: number, sha: string): string {
   return `${realm}/${sha}`;
 }
 
+/** How long listing the bucket may take before a sweep gives up (it is tried again at the next). */
+const LIST_TIMEOUT_MS = 60_000;
+
+/** What the bucket needs of the node: whether it serves an organization now, and how to sweep. */
+export interface FilesBucketParts {
+  /** Asked of JetStream (the lease), not of the node's memory: a node resumed after a pause must not trust the latter. */
+  serves(realm: number): Promise<boolean>;
+  sweep: { everyMs: number; graceMs: number };
+}
+
 /**
  * The replicas of every organization on one bucket. Puts and deletes of one object run in the
  * order they were asked for (a delete of a file followed by an upload of the same bytes must not
@@ -34,6 +44,7 @@ export class FilesBucket {
   constructor(
     private readonly bucket: ObjectStore,
     private readonly logger: Logger,
+    private readonly parts: FilesBucketParts,
   ) {}
 
   of(realm: number): FileReplica {
@@ -47,7 +58,43 @@ export class FilesBucket {
           this.logger.warn({ err: error, object: name }, 'cluster: an unreferenced file could not be deleted from the files bucket');
         });
       },
+      list: () => this.list(realm),
+      deleteUnnamed: (shas, unnamed) => this.deleteUnnamed(realm, shas, unnamed),
+      sweep: this.parts.sweep,
     };
+  }
+
+  /** The organization's objects (the bucket's list holds every organization's: names say whose). */
+  private async list(realm: number): Promise<ReplicaObject[]> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('listing the files bucket timed out')), LIST_TIMEOUT_MS)));
+    try {
+      const infos = await Promise.race([this.bucket.list(), timeout]);
+      const prefix = objectNameOf(realm, '');
+      return infos
+        .filter((info) => !info.deleted && info.name.startsWith(prefix))
+        .map((info) => ({ sha: info.name.slice(prefix.length), putAt: Date.parse(info.mtime) }))
+        .filter((object) => /^[0-9a-f]{64}$/.test(object.sha) && Number.isFinite(object.putAt));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Each deletion after a fresh look at the lease, in the object's order with puts (an upload of the same bytes lands after it). */
+  private async deleteUnnamed(realm: number, shas: readonly string[], unnamed: (sha: string) => boolean): Promise<number> {
+    let removed = 0;
+    for (const sha of shas) {
+      if (!(await this.parts.serves(realm))) break;
+      const gone = await this.inOrder(objectNameOf(realm, sha), async (name) => {
+        if (!unnamed(sha)) return false;
+        return (await this.bucket.delete(name)).success;
+      });
+      if (gone) {
+        removed++;
+        this.logger.info({ object: objectNameOf(realm, sha) }, 'cluster: an object of the files bucket that no record names was swept');
+      }
+    }
+    return removed;
   }
 
   /** Bytes already there (same size: the name is their hash) are not sent again. */

@@ -11,7 +11,14 @@ import { FilesBucket, openFilesBucket } from './files-bucket.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
 import { ClusterNode } from './node.js';
 import { openSnapshotBucket, Snapshots } from './snapshots.js';
-import { connectJetStream } from './streams.js';
+import { connectJetStream, leaseKeyOf, type LeaseValue } from './streams.js';
+import type { KV } from '@nats-io/kv';
+
+/** Whether the lease in JetStream names this node now (the files bucket's sweep asks before each deletion). */
+async function leaseHeldBy(leases: KV, realm: number, node: string): Promise<boolean> {
+  const entry = await leases.get(leaseKeyOf(realm));
+  return entry !== null && entry.operation === 'PUT' && (JSON.parse(entry.string()) as LeaseValue).node === node;
+}
 
 export interface RunningNode {
   server: RunningServer;
@@ -33,7 +40,7 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
       // Organizations are loaded only after attach (which makes `files`).
       fileReplicas: (realm) => files!.of(realm),
       async attach(parts, organizations) {
-        files = new FilesBucket(bucket, parts.logger);
+        files = new FilesBucket(bucket, parts.logger, { serves: (realm) => leaseHeldBy(jet.leases, realm, cluster.node), sweep: cluster.filesSweep });
         db = parts.db;
         const snapshots = new Snapshots(snapshotBucket, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
         node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger, snapshots });

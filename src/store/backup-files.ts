@@ -4,7 +4,7 @@
  * records name. Files are content-addressed and never rewritten, so a copy of one is the file.
  */
 import { constants } from 'node:fs';
-import { copyFile, mkdir, open } from 'node:fs/promises';
+import { copyFile, mkdir, open, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { DirectoryError, reasonOf } from './directories.js';
 import { FileStore, uploadsDir } from './files.js';
@@ -61,4 +61,51 @@ export async function copyStoredFiles(files: FileStore, root: string, wanted?: (
     await syncPath(root);
   }
   return { files: names.length, bytes };
+}
+
+/** What a backup could not copy: files its records name that neither this node nor the replica holds (`<realmId>/<sha256>`). */
+export class BackupReplicaError extends Error {}
+
+/**
+ * The files an organization's records name that its store on this node does not hold (a cluster
+ * node holds only what it uploaded or fetched): fetched from the replica into the backup's uploads
+ * directory `root`, each checked against its hash and synced. Resolves with how many were copied,
+ * their bytes, and the hashes found nowhere (the replica lacks them too, or there is none);
+ * rejects, naming them, when the replica cannot be reached, so that no backup silently lacks them.
+ */
+export async function copyMissingFiles(files: FileStore, root: string, named: ReadonlySet<string>, realmId: number): Promise<{ files: number; bytes: number; missing: string[] }> {
+  const stored = new Set(await files.storedHashes());
+  const absent = [...named].filter((sha) => !stored.has(sha)).sort();
+  const missing: string[] = [];
+  let copied = 0;
+  let bytes = 0;
+  for (const [index, sha] of absent.entries()) {
+    let data: Buffer | undefined;
+    try {
+      data = await files.fetchFromReplica(sha);
+    } catch (error) {
+      const names = absent.slice(index).map((hash) => `${realmId}/${hash}`);
+      throw new BackupReplicaError(
+        `${names.length} uploaded file(s) of organization ${realmId} that this node never held cannot be fetched, the files bucket cannot be reached ` +
+          `(${(error as Error).message}): ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}; nothing was written`,
+      );
+    }
+    if (!data) {
+      missing.push(sha);
+      continue;
+    }
+    const to = join(root, 'blobs', sha.slice(0, 2), sha);
+    try {
+      await mkdir(dirname(to), { recursive: true });
+      await writeFile(to, data);
+      await syncPath(to);
+      await syncPath(dirname(to));
+    } catch (error) {
+      throw new DirectoryError(to, `cannot be written: ${reasonOf(error)}`);
+    }
+    copied++;
+    bytes += data.length;
+  }
+  if (copied > 0) for (const dir of [join(root, 'blobs'), root]) await syncPath(dir);
+  return { files: copied, bytes, missing };
 }

@@ -4,7 +4,7 @@
  * started on it as it is.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { copyStoredFiles, UPLOADS_DIR, type UploadStores } from './backup-files.js';
+import { copyMissingFiles, copyStoredFiles, UPLOADS_DIR, type UploadStores } from './backup-files.js';
 import { DirectoryError, makeDirectory, reasonOf } from './directories.js';
 import { uploadsDir } from './files.js';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { Level } from 'level';
 import type { Database, SnapshotReader } from './database.js';
 import { realmKeys } from './keys.js';
 import { encode } from './codec.js';
-import { fileHashCollector, indexCollector, indexKeysOf, organizationRange, SERVER_COUNTER_KEYS, storedFileOf } from './organization-scope.js';
+import { allFileHashesCollector, fileHashCollector, indexCollector, indexKeysOf, organizationRange, SERVER_COUNTER_KEYS, storedFileOf } from './organization-scope.js';
 
 export interface BackupResult {
   /** Absolute path of the backup. */
@@ -25,6 +25,12 @@ export interface BackupResult {
   /** Uploaded files copied (bytes and thumbnails), and their size. */
   files: number;
   fileBytes: number;
+  /**
+   * Files the records name that neither this node nor its replica holds (`<realmId>/<sha256>`):
+   * the backup is written without them, and the CLI says so. Files a cluster node never fetched
+   * are fetched from the files bucket (and the backup fails when it cannot be reached).
+   */
+  missingFiles: string[];
   seconds: number;
 }
 
@@ -96,10 +102,16 @@ export async function writeBackup(db: Database, dir: string, uploads: UploadStor
   try {
     const copied = await copyEntries(db, reader, partial, scope);
     const files = { files: 0, bytes: 0 };
-    for (const { id, subdomain, wanted } of copied.organizations) {
-      const some = await copyStoredFiles(uploads.of(id, subdomain), uploadsDir(partial, id, subdomain), wanted);
-      files.files += some.files;
-      files.bytes += some.bytes;
+    const missingFiles: string[] = [];
+    for (const { id, subdomain, wanted, named } of copied.organizations) {
+      const store = uploads.of(id, subdomain);
+      const root = uploadsDir(partial, id, subdomain);
+      const some = await copyStoredFiles(store, root, wanted);
+      // What the records name and this node never held (a cluster node): from the replica.
+      const fetched = await copyMissingFiles(store, root, named, id);
+      files.files += some.files + fetched.files;
+      files.bytes += some.bytes + fetched.bytes;
+      missingFiles.push(...fetched.missing.map((sha) => `${id}/${sha}`));
     }
     // The organizations' directories sit below the uploads directory: their names must be durable too.
     for (const below of [join(partial, UPLOADS_DIR, 'organizations'), join(partial, UPLOADS_DIR)]) if (existsSync(below)) syncDirectory(below);
@@ -108,7 +120,7 @@ export async function writeBackup(db: Database, dir: string, uploads: UploadStor
     renameSync(partial, target);
     syncDirectory(dirname(target));
     const { entries, omitted, bytes } = copied;
-    return { dir: target, entries, omitted, bytes, files: files.files, fileBytes: files.bytes, seconds: (performance.now() - started) / 1000 };
+    return { dir: target, entries, omitted, bytes, files: files.files, fileBytes: files.bytes, missingFiles, seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     rmSync(partial, { recursive: true, force: true });
     throw error;
@@ -122,14 +134,15 @@ interface CopiedEntries {
   entries: number;
   omitted: number;
   bytes: number;
-  /** The organizations whose files go with the entries (and which of their files, when not all). */
-  organizations: { id: number; subdomain: string; wanted?: (name: string) => boolean }[];
+  /** The organizations whose files go with the entries (which of their files, when not all; the hashes their records name). */
+  organizations: { id: number; subdomain: string; wanted?: (name: string) => boolean; named: ReadonlySet<string> }[];
 }
 
 /** Copies the snapshot's entries (but the event queues) into a new LevelDB at `partial`, and with `scope` the organization's server entries. */
 async function copyEntries(db: Database, reader: SnapshotReader, partial: string, scope: BackupScope | undefined): Promise<CopiedEntries> {
   const named = scope && fileHashCollector(scope.realmId);
   const index = indexCollector();
+  const all = scope ? undefined : allFileHashesCollector();
   let copy: Level<Buffer, Buffer> | undefined;
   let entries = 0;
   let omitted = 0;
@@ -148,7 +161,8 @@ async function copyEntries(db: Database, reader: SnapshotReader, partial: string
       if (read.length === 0) break;
       ahead = readAhead(reader); // the next page is read while this one is written
       const page = read.filter(([key]) => !isEventState(key));
-      for (const [key, value] of page) (named ?? index).take(key, value);
+      if (named) for (const [key, value] of page) named.take(key, value);
+      else for (const [key, value] of page) (index.take(key, value), all!.take(key, value));
       omitted += read.length - page.length;
       if (page.length === 0) continue;
       if (held) await native._batch(puts(held), { sync: false });
@@ -169,7 +183,9 @@ async function copyEntries(db: Database, reader: SnapshotReader, partial: string
     await copy?.close().catch(() => undefined);
     throw error;
   }
-  const organizations = scope && named ? [{ id: scope.realmId, subdomain: scope.subdomain, wanted: storedFileOf(named.hashes) }] : index.organizations;
+  const organizations = scope && named
+    ? [{ id: scope.realmId, subdomain: scope.subdomain, wanted: storedFileOf(named.hashes), named: named.hashes }]
+    : index.organizations.map((organization) => ({ ...organization, named: all!.hashesOf(organization.id) }));
   return { entries, omitted, bytes, organizations };
 }
 

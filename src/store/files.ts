@@ -174,14 +174,24 @@ export class FileStore {
     const under = this.fetching.get(sha);
     if (under) return under;
     const fetching = (async () => {
-      const data = await this.replica!.get(sha).catch(() => Promise.reject(replicaUnreachable()));
-      // Content-addressed: bytes that are not what the hash names are not kept.
-      if (!data || sha256Of(data) !== sha) return false;
+      const data = await this.fetchFromReplica(sha);
+      if (!data) return false;
       await this.writeDurably(path, data);
       return true;
     })().finally(() => this.fetching.delete(sha));
     this.fetching.set(sha, fetching);
     return fetching;
+  }
+
+  /**
+   * A file's bytes from the replica, not kept here (a backup of bytes this node never held):
+   * undefined when the replica has none or not these (content-addressed: bytes that are not what
+   * the hash names are not taken); rejects with 503 when the replica cannot be reached.
+   */
+  async fetchFromReplica(sha: string): Promise<Buffer | undefined> {
+    if (!this.replica) return undefined;
+    const data = await this.replica.get(sha).catch(() => Promise.reject(replicaUnreachable()));
+    return data && sha256Of(data) === sha ? data : undefined;
   }
 
   /** The hash a path under `blobs/` names (`ab/<sha256>`), or undefined for any other path. */
@@ -258,6 +268,40 @@ export class FileStore {
     let removed = 0;
     for (const sha of await this.storedHashes()) if (this.removeUnlessUsed(sha, (hash) => inUse.has(hash))) removed++;
     return removed;
+  }
+
+  /**
+   * Cluster mode: deletes the replica's objects that no record names, older than the replica's
+   * grace (an upload under way, put but not yet recorded, is younger and held): an owner that died
+   * between a file's put and its record left them. `inUse` is asked again right before each goes.
+   */
+  async sweepReplica(inUse: (sha: string) => boolean, now = Date.now()): Promise<number> {
+    if (!this.replica) return 0;
+    const before = now - this.replica.sweep.graceMs;
+    const unnamed = (sha: string) => !this.held.has(sha) && !inUse(sha);
+    const orphans = (await this.replica.list()).filter((object) => object.putAt < before && unnamed(object.sha)).map((object) => object.sha);
+    return orphans.length ? this.replica.deleteUnnamed(orphans, unnamed) : 0;
+  }
+
+  /**
+   * Sweeps the replica now and then every `sweep.everyMs` (one sweep at a time); the returned
+   * function stops it. Nothing without a replica.
+   */
+  sweepReplicaEvery(inUse: (sha: string) => boolean, report: (outcome: { removed: number } | { error: unknown }) => void): () => void {
+    if (!this.replica) return () => undefined;
+    let running = false;
+    const run = () => {
+      if (running) return;
+      running = true;
+      this.sweepReplica(inUse).then(
+        (removed) => report({ removed }),
+        (error: unknown) => report({ error }),
+      ).finally(() => (running = false));
+    };
+    const timer = setInterval(run, this.replica.sweep.everyMs);
+    timer.unref();
+    run();
+    return () => clearInterval(timer);
   }
 
   private writeDurably(path: string, data: Buffer): Promise<void> {

@@ -50,6 +50,33 @@ export function fileHashCollector(realmId: number): { take(key: Buffer, value: B
   };
 }
 
+/**
+ * Collects the hashes of stored files named by every organization's raw entries (a full backup):
+ * `hashesOf(id)` holds what the organization's records name.
+ */
+export function allFileHashesCollector(): { take(key: Buffer, value: Buffer): void; hashesOf(realmId: number): ReadonlySet<string> } {
+  const collectors = new Map<number, ReturnType<typeof fileHashCollector>>();
+  const BANG = 0x21;
+  return {
+    take(key, value) {
+      // An organization's keys start with its id and '!'; the server's (`server!…`) do not.
+      let realmId = 0;
+      let at = 0;
+      for (; at < key.length && at < 16; at++) {
+        const byte = key[at]!;
+        if (byte === BANG) break;
+        if (byte < 0x30 || byte > 0x39) return;
+        realmId = realmId * 10 + (byte - 0x30);
+      }
+      if (at === 0 || key[at] !== BANG) return;
+      let collector = collectors.get(realmId);
+      if (!collector) collectors.set(realmId, (collector = fileHashCollector(realmId)));
+      collector.take(key, value);
+    },
+    hashesOf: (realmId) => collectors.get(realmId)?.hashes ?? new Set(),
+  };
+}
+
 /** Collects the organizations a full backup's entries list (call `take` on every entry). */
 export function indexCollector(): { take(key: Buffer, value: Buffer): void; organizations: { id: number; subdomain: string }[] } {
   const prefix = Buffer.from(INDEX_PREFIX);

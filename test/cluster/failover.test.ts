@@ -18,12 +18,16 @@ import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
 import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
 import { fetchRaw, upload } from '../helpers/uploads.js';
 import sharp from 'sharp';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: apt-get install nats-server; .ci/run installs it)';
 
 test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async (t) => {
-  // A snapshot every 40 entries, so that the streams are trimmed within the test.
-  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40' });
+  // A snapshot every 40 entries, so that the streams are trimmed within the test; the files
+  // bucket swept every second of objects older than 2 s (an hour each by default).
+  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40', PARLEY_CLUSTER_FILES_SWEEP_SECONDS: '1', PARLEY_CLUSTER_FILES_GRACE_SECONDS: '2' });
   t.teardown(() => cluster.stop());
   const [root, b] = cluster.organizations as [typeof cluster.organizations[0], typeof cluster.organizations[0]];
   // The sends answered in the failover, and the node killed there (restarted at once, on its data).
@@ -87,6 +91,38 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     }
     t.ok(!info || info.deleted, 'and its bytes leave the files bucket');
     t.equal((await fetchRaw(via, doomed.url)).status, 404, 'it is not served any more');
+  });
+
+  await t.test('an object of the files bucket that no record names is swept by the owner; named ones stay', async (t) => {
+    const { file, image } = uploads!;
+    const bucket = await cluster.filesBucket();
+    // As an owner that died between a file's put and its record leaves it.
+    const orphan = randomBytes(2_000);
+    const name = `${root.realm}/${createHash('sha256').update(orphan).digest('hex')}`;
+    await bucket.putBlob({ name }, orphan);
+    let info = await bucket.info(name);
+    for (let tries = 0; tries < 300 && info && !info.deleted; tries++) {
+      await sleep(100);
+      info = await bucket.info(name);
+    }
+    t.ok(!info || info.deleted, 'the orphan object is swept once older than the grace');
+    for (const kept of [file, image]) t.equal((await bucket.info(`${root.realm}/${kept.sha}`))?.size, kept.bytes.length, 'an object a record names stays');
+  });
+
+  await t.test('a backup on a node that never held the files fetches them from the bucket', async (t) => {
+    const { file, image } = uploads!;
+    const third = cluster.nodes.find((_, i) => i !== restarted && i !== newOwner)!;
+    t.notOk(storedOn(third.dataDir, file.sha) || storedOn(third.dataDir, image.sha), 'the third node holds neither file');
+    const target = join(cluster.dir, 'backup-of-third');
+    const made = await runCli(['backup', target], { PARLEY_DATA_DIR: third.dataDir });
+    t.equal(made.code, 0, made.stderr);
+    t.match(made.stdout, /from the running server/);
+    t.notMatch(made.stderr, /WARNING/, 'nothing is missing');
+    for (const kept of [file, image]) {
+      const copy = join(target, 'uploads', 'blobs', kept.sha.slice(0, 2), kept.sha);
+      t.ok(existsSync(copy) && readFileSync(copy).equals(kept.bytes), 'the backup holds its bytes');
+    }
+    t.notOk(storedOn(third.dataDir, file.sha), 'the node itself still does not keep them');
   });
 
   await t.test('an owner frozen past its lease cannot write when it resumes (fencing)', async (t) => {

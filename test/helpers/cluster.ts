@@ -1,8 +1,9 @@
 /**
- * A Parley cluster on loopback for tests and `npm run cluster-test`: three nats-server processes
- * (one JetStream cluster, temporary store directories, free ports), a seed data directory (the
- * demo organization and a second one at `b`, made by an embedded server), and three Parley nodes
- * started from copies of it as child processes (so that a test can kill -9 or SIGSTOP them).
+ * A Parley cluster on loopback for tests, `npm run cluster-test` and the bench's cluster scenario:
+ * three nats-server processes (one JetStream cluster, temporary store directories, free ports), a
+ * seed data directory (the demo organization and a second one at `b`, made by an embedded server;
+ * or one given, the bench's), and three Parley nodes started from copies of it as child processes
+ * (so that a test can kill -9 or SIGSTOP them).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,6 +80,17 @@ export interface ParleyNode {
   direct(org: SeedOrganization): Api;
 }
 
+/** A seed made elsewhere (the bench's seeded organization), instead of the demo and `b`. */
+export interface ClusterSeed {
+  /** A stopped server's data directory: each node (and the embedded server) starts from a copy. */
+  dir: string;
+  /** Its organizations as clients reach them, given the cluster's public URL. */
+  organizations(externalUrl: string): SeedOrganization[];
+}
+
+/** How the cluster's processes are started: `[command, args]` to run instead (the bench pins them with taskset). */
+export type SpawnVia = (command: string, args: readonly string[]) => [string, string[]];
+
 export class LocalCluster {
   readonly nats: Child[] = [];
   readonly natsPorts: number[] = [];
@@ -95,12 +107,14 @@ export class LocalCluster {
     private readonly leaseSeconds = 3,
     /** Settings every Parley node gets on top of the harness's (the bench: PARLEY_SYNC=1). */
     private readonly nodeEnv: Record<string, string> = {},
+    private readonly spawnVia: SpawnVia = (command, args) => [command, [...args]],
   ) {}
 
-  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}): Promise<LocalCluster> {
-    const cluster = new LocalCluster(tempDataDir(), leaseSeconds, nodeEnv);
+  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}, seed?: ClusterSeed, spawnVia?: SpawnVia): Promise<LocalCluster> {
+    const cluster = new LocalCluster(tempDataDir(), leaseSeconds, nodeEnv, spawnVia);
     await cluster.startNats();
-    await cluster.makeSeed();
+    if (seed) await cluster.useSeed(seed);
+    else await cluster.makeSeed();
     for (let i = 0; i < 3; i++) await cluster.startNode(i);
     await cluster.waitServed();
     return cluster;
@@ -122,7 +136,7 @@ export class LocalCluster {
       conf,
       `server_name: n${i}\nlisten: 127.0.0.1:${this.natsPorts[i]}\njetstream { store_dir: "${store}" }\ncluster { name: parley, listen: 127.0.0.1:${this.routePorts[i]}, routes: [${routes}] }\n`,
     );
-    const child = new Child(spawn(natsServerPath()!, ['-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = new Child(this.spawn(natsServerPath()!, ['-c', conf], undefined));
     await child.waitFor('Server is ready');
     return child;
   }
@@ -130,6 +144,17 @@ export class LocalCluster {
   /** Kills a nats-server (kill -9). */
   killNats(i: number): void {
     this.nats[i]!.signal('SIGKILL');
+  }
+
+  private spawn(command: string, args: string[], env: NodeJS.ProcessEnv | undefined): ChildProcess {
+    const [run, runArgs] = this.spawnVia(command, args);
+    return spawn(run, runArgs, { ...(env ? { env } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  private async useSeed(seed: ClusterSeed): Promise<void> {
+    this.seedDir = seed.dir;
+    this.externalUrl = `http://localhost:${await freePort()}`;
+    this.organizations = seed.organizations(this.externalUrl);
   }
 
   /** The demo organization and a second at `b`, made by an embedded server, then stopped: each node starts from a copy. */
@@ -173,7 +198,7 @@ export class LocalCluster {
       PARLEY_CLUSTER_LEASE_SECONDS: String(this.leaseSeconds),
       ...this.nodeEnv,
     };
-    const child = new Child(spawn(process.execPath, [...TEST_NODE_ARGS, '--enable-source-maps', MAIN], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = new Child(this.spawn(process.execPath, [...TEST_NODE_ARGS, '--enable-source-maps', MAIN], childEnv(env)));
     await child.waitFor('forwarding on', 60_000);
     const node: ParleyNode = {
       name,
@@ -195,7 +220,7 @@ export class LocalCluster {
     cpSync(this.seedDir, dataDir, { recursive: true });
     const port = await freePort();
     const env = { ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_PORT: String(port), PARLEY_HOST: '127.0.0.1', PARLEY_EXTERNAL_URL: this.externalUrl, PARLEY_SYNC: '0', PARLEY_RATE_LIMIT: '0', PARLEY_DRAIN_SECONDS: '0', PARLEY_LOG_LEVEL: 'warn', ...this.nodeEnv };
-    const child = new Child(spawn(process.execPath, [...TEST_NODE_ARGS, '--enable-source-maps', MAIN], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = new Child(this.spawn(process.execPath, [...TEST_NODE_ARGS, '--enable-source-maps', MAIN], childEnv(env)));
     await child.waitFor('listening');
     return {
       url: `http://127.0.0.1:${port}`,
