@@ -5,7 +5,7 @@
  * bench/results/<run>-<scenario>.json and regenerates bench/RESULTS.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,16 @@ function commit(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where a run's result goes: two runs of a scenario in the same minute get `b`, `c`… after the
+ * minute rather than one overwriting the other (and names still sort in the order they ran).
+ */
+function resultFile(resultsDir: string, runId: string, scenario: string): string {
+  let path = join(resultsDir, `${runId}-${scenario}.json`);
+  for (let n = 0; existsSync(path); n++) path = join(resultsDir, `${runId}${String.fromCharCode(98 + n)}-${scenario}.json`);
+  return path;
 }
 
 function machine(runId: string, quick: boolean): Machine {
@@ -114,7 +124,7 @@ async function main(): Promise<void> {
         throughput: (spec) => baseline.throughput(spec),
       });
       results.push(result);
-      writeFileSync(join(resultsDir, `${runId}-${scenario.name}.json`), JSON.stringify({ machine: info, result }, null, 2) + '\n');
+      writeFileSync(resultFile(resultsDir, runId, scenario.name), JSON.stringify({ machine: info, result }, null, 2) + '\n');
       log(`  ${Math.round((performance.now() - scenarioStarted) / 1000)} s`);
     }
   } finally {
