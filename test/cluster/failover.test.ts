@@ -15,6 +15,7 @@ import { test } from 'tap';
 import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
 import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
+import { loadAcross, shares } from '../helpers/cluster-spread.js';
 import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
 import { fetchRaw, upload } from '../helpers/uploads.js';
 import sharp from 'sharp';
@@ -23,7 +24,8 @@ const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: a
 
 test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async (t) => {
   // A snapshot every 40 entries, so that the streams are trimmed within the test.
-  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40' });
+  // Four organizations, so that the spread over three nodes shows (2, 1, 1).
+  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40' }, ['c', 'd']);
   t.teardown(() => cluster.stop());
   const [root, b] = cluster.organizations as [typeof cluster.organizations[0], typeof cluster.organizations[0]];
   // The sends answered in the failover, and the node killed there (restarted at once, on its data).
@@ -31,6 +33,14 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   let restarted = -1;
   let newOwner = -1;
   let uploads: ClusterUploads | undefined;
+
+  await t.test('the organizations spread over the nodes', async (t) => {
+    const owners = await cluster.waitSettled();
+    const counts = shares(owners, cluster);
+    t.equal(owners.size, 4, 'every organization is served');
+    t.ok(Math.max(...counts) <= Math.ceil(4 / 3), `no node serves more than its share: ${counts.join(', ')}`);
+    t.ok(Math.min(...counts) >= 1, 'every node serves one at least');
+  });
 
   await t.test('files uploaded to the first owner', async (t) => {
     uploads = await uploadSome(cluster.nodes[0]!.client(root));
@@ -42,7 +52,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test('kill -9 of the owner under load: a standby serves, nothing answered is lost or doubled', async (t) => {
-    const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered);
+    const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered, false);
     restarted = result.killed;
     newOwner = result.newOwner;
     t.ok(result.acked >= 30, `${result.acked} sends answered`);
@@ -57,6 +67,31 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.comment(`failover: ${result.failoverMs} ms from kill -9 to the first answered send (lease 3 s)`);
     const other = await cluster.nodes[result.newOwner]!.client(b).get('/users/me');
     t.equal(other.status, 200, 'the other organization is served too');
+    const survivors = [0, 1, 2].filter((i) => i !== restarted);
+    const owners = await cluster.waitSettled(survivors);
+    t.ok([...owners.values()].every((i) => survivors.includes(i)), 'every organization of the killed node moved to a survivor');
+    t.ok(Math.max(...shares(owners, cluster)) <= Math.ceil(4 / 2), `spread over the survivors: ${shares(owners, cluster).join(', ')}`);
+  });
+
+  await t.test('the killed node restarts and gets its share back by hand-over, under load', async (t) => {
+    const via = cluster.nodes[newOwner]!;
+    const load = await loadAcross(via, cluster.organizations, 'back');
+    await cluster.startNode(restarted, false);
+    const owners = await cluster.waitSettled();
+    const result = await load.stop();
+    const counts = shares(owners, cluster);
+    t.ok(counts[restarted]! >= 1, `the restarted node serves ${counts[restarted]} again`);
+    t.ok(Math.max(...counts) <= Math.ceil(4 / 3), `shares: ${counts.join(', ')}`);
+    t.ok(cluster.nodes.some((node) => node.child.output.includes('organization handed over')), 'by a graceful hand-over, not an expiry');
+    t.ok(result.acked > 0, `${result.acked} sends answered across the hand-overs`);
+    t.equal(result.lost, 0, 'every answered send is stored with its id');
+    t.equal(result.duplicated, 0, 'none twice');
+    t.equal(result.reusedIds, 0, 'no id reused');
+    t.equal(result.queuesLost, 0, 'every event queue kept (no restart)');
+    t.equal(result.eventsMissing, 0, "every answered message's event reached its queue");
+    const stored = await messagesOf(via, root);
+    const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
+    t.same(missing, [], 'the sends answered in the failover are all there');
   });
 
   await t.test('files uploaded before the kill are served by the new owner (from the files bucket)', async (t) => {
@@ -90,6 +125,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test('an owner frozen past its lease cannot write when it resumes (fencing)', async (t) => {
+    await cluster.waitSettled();
     const frozen = (await cluster.ownerOf(root))!;
     cluster.nodes[frozen]!.child.signal('SIGSTOP');
     const next = await cluster.waitOwnerOtherThan(root, frozen);
@@ -106,6 +142,8 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test('an owner stopped gracefully hands its organizations over', async (t) => {
+    // The node frozen above got its share back first.
+    await cluster.waitSettled();
     const owner = (await cluster.ownerOf(b))!;
     const via = cluster.nodes.find((_, i) => i !== owner)!;
     const before = await via.client(b).post('/messages', { type: 'stream', to: 'general', topic: 'failover', content: 'before-stop' });
@@ -142,6 +180,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test("a node's /metrics counts what it served; the forwarder refuses a body past its limit with 413", async (t) => {
+    await cluster.waitSettled();
     const owner = cluster.nodes[(await cluster.ownerOf(b))!]!;
     const series = 'parley_http_requests_total{method="POST",route="/messages",status="200"}';
     const countOf = async () => {
@@ -185,6 +224,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test('one nats-server killed: both organizations go on', async (t) => {
+    await cluster.waitSettled();
     cluster.killNats(0);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {

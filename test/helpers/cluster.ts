@@ -12,6 +12,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { placementOf } from '../../src/cluster/placement.js';
 import { apiEmail } from '../../src/domain/users.js';
 import type { Services } from '../../src/services.js';
 import { Api } from './client.js';
@@ -97,10 +98,11 @@ export class LocalCluster {
     private readonly nodeEnv: Record<string, string> = {},
   ) {}
 
-  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}): Promise<LocalCluster> {
+  /** `extraOrganizations`: subdomains of demo organizations the seed holds beside the two. */
+  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}, extraOrganizations: string[] = []): Promise<LocalCluster> {
     const cluster = new LocalCluster(tempDataDir(), leaseSeconds, nodeEnv);
     await cluster.startNats();
-    await cluster.makeSeed();
+    await cluster.makeSeed(extraOrganizations);
     for (let i = 0; i < 3; i++) await cluster.startNode(i);
     await cluster.waitServed();
     return cluster;
@@ -133,7 +135,7 @@ export class LocalCluster {
   }
 
   /** The demo organization and a second at `b`, made by an embedded server, then stopped: each node starts from a copy. */
-  private async makeSeed(): Promise<void> {
+  private async makeSeed(extra: string[]): Promise<void> {
     const port = await freePort();
     this.externalUrl = `http://localhost:${port}`;
     this.seedDir = join(this.dir, 'seed');
@@ -143,7 +145,9 @@ export class LocalCluster {
       const user = services.org.users.byEmail('iago@example.com')!;
       return { realm: services.org.id, host: `${new URL(services.org.url).hostname}:${port}`, email: apiEmail(user, services.org.host), apiKey: user.apiKey };
     };
-    this.organizations = [credentials(server.services), credentials(b)];
+    const more = [];
+    for (const subdomain of extra) more.push(await addDemoOrganization(server, subdomain));
+    this.organizations = [credentials(server.services), credentials(b), ...more.map(credentials)];
     await server.stop();
   }
 
@@ -262,7 +266,7 @@ export class LocalCluster {
   }
 
   /** The index of the node holding an organization's lease (undefined: none now). */
-  async ownerOf(org: SeedOrganization): Promise<number | undefined> {
+  async ownerOf(org: Pick<SeedOrganization, 'realm'>): Promise<number | undefined> {
     const entry = await (await this.leases()).get(`org_${org.realm}`).catch(() => null);
     if (!entry || entry.operation !== 'PUT') return undefined;
     const name = (JSON.parse(entry.string()) as { node: string }).node;
@@ -277,6 +281,43 @@ export class LocalCluster {
       if (owner !== undefined && owner !== not) return owner;
       if (Date.now() > deadline) throw new Error(`organization ${org.realm} still held by node ${not}`);
       await sleep(100);
+    }
+  }
+
+  /** Every organization the cluster lists (src/cluster/registry.ts), made in the test ones included. */
+  async listedRealms(): Promise<number[]> {
+    const registry = await new Kvm(await this.natsConnection()).open('parley_organizations');
+    const realms: number[] = [];
+    for await (const key of await registry.keys()) if (key.startsWith('realm_')) realms.push(Number(key.slice('realm_'.length)));
+    return realms.sort((a, b) => a - b);
+  }
+
+  /** The indices of the nodes whose process runs. */
+  running(): number[] {
+    return [...this.nodes.keys()].filter((i) => this.nodes[i]!.child.process.exitCode === null && this.nodes[i]!.child.process.signalCode === null);
+  }
+
+  /**
+   * Waits until every organization is held by the node the placement (src/cluster/placement.ts)
+   * gives it among the `live` nodes (default: those running): the cluster has settled. Returns
+   * each organization's owner (node index).
+   */
+  async waitSettled(live = this.running(), timeoutMs = 90_000): Promise<Map<number, number>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const realms = await this.listedRealms().catch(() => []);
+      const wanted = placementOf(realms, live.map((i) => this.nodes[i]!.name));
+      const owners = new Map<number, number>();
+      for (const realm of realms) {
+        const owner = await this.ownerOf({ realm });
+        if (owner !== undefined && owner >= 0) owners.set(realm, owner);
+      }
+      if (realms.length > 0 && realms.every((realm) => owners.has(realm) && this.nodes[owners.get(realm)!]!.name === wanted.get(realm))) return owners;
+      if (Date.now() > deadline) {
+        const logs = live.map((i) => `--- ${this.nodes[i]!.name}:\n${this.nodes[i]!.child.output.slice(-3000)}`).join('\n');
+        throw new Error(`not settled: owners ${JSON.stringify([...owners])}, wanted ${JSON.stringify([...wanted])}\n${logs}`);
+      }
+      await sleep(200);
     }
   }
 
