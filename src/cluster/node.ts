@@ -137,7 +137,7 @@ export class ClusterNode implements Replicator {
           const seq = await appendExpecting(this.parts.jet.js, realm, packBatch(batch), held.lastSequence, `${this.parts.config.node}-${realm}-${held.lastSequence}`, this.parts.config.appendTimeoutMs);
           held.lastSequence = seq;
           this.appended.add(realm);
-          this.parts.snapshots.appended(realm, held.subdomain, seq);
+          this.parts.snapshots.appended(realm, held.subdomain, seq, held.revision);
           outcomes.set(realm, seq);
         } catch (error) {
           // A wrong last sequence: another node appended (it took the lease). No answer until the

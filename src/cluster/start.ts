@@ -37,7 +37,7 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
       async attach(parts, organizations) {
         files = new FilesBucket(bucket, parts.logger);
         db = parts.db;
-        const snapshots = new Snapshots(snapshotBucket, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
+        const snapshots = new Snapshots(cluster.node, snapshotBucket.bucket, snapshotBucket.index, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
         node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger, snapshots, nodes });
         await node.start();
       },

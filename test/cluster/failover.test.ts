@@ -16,6 +16,7 @@ import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
 import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
 import { loadAcross, shares } from '../helpers/cluster-spread.js';
+import { claimSnapshot, currentSnapshot } from '../../src/cluster/snapshot-index.js';
 import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
 import { fetchRaw, upload } from '../helpers/uploads.js';
 import sharp from 'sharp';
@@ -73,27 +74,6 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.ok(Math.max(...shares(owners, cluster)) <= Math.ceil(4 / 2), `spread over the survivors: ${shares(owners, cluster).join(', ')}`);
   });
 
-  await t.test('the killed node restarts and gets its share back by hand-over, under load', async (t) => {
-    const via = cluster.nodes[newOwner]!;
-    const load = await loadAcross(via, cluster.organizations, 'back');
-    await cluster.startNode(restarted, false);
-    const owners = await cluster.waitSettled();
-    const result = await load.stop();
-    const counts = shares(owners, cluster);
-    t.ok(counts[restarted]! >= 1, `the restarted node serves ${counts[restarted]} again`);
-    t.ok(Math.max(...counts) <= Math.ceil(4 / 3), `shares: ${counts.join(', ')}`);
-    t.ok(cluster.nodes.some((node) => node.child.output.includes('organization handed over')), 'by a graceful hand-over, not an expiry');
-    t.ok(result.acked > 0, `${result.acked} sends answered across the hand-overs`);
-    t.equal(result.lost, 0, 'every answered send is stored with its id');
-    t.equal(result.duplicated, 0, 'none twice');
-    t.equal(result.reusedIds, 0, 'no id reused');
-    t.equal(result.queuesLost, 0, 'every event queue kept (no restart)');
-    t.equal(result.eventsMissing, 0, "every answered message's event reached its queue");
-    const stored = await messagesOf(via, root);
-    const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
-    t.same(missing, [], 'the sends answered in the failover are all there');
-  });
-
   await t.test('files uploaded before the kill are served by the new owner (from the files bucket)', async (t) => {
     const { file, image, thumbnail, doomed } = uploads!;
     const owner = cluster.nodes[newOwner]!;
@@ -122,6 +102,27 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     }
     t.ok(!info || info.deleted, 'and its bytes leave the files bucket');
     t.equal((await fetchRaw(via, doomed.url)).status, 404, 'it is not served any more');
+  });
+
+  await t.test('the killed node restarts and gets its share back by hand-over, under load', async (t) => {
+    const via = cluster.nodes[newOwner]!;
+    const load = await loadAcross(via, cluster.organizations, 'back');
+    await cluster.startNode(restarted, false);
+    const owners = await cluster.waitSettled();
+    const result = await load.stop();
+    const counts = shares(owners, cluster);
+    t.ok(counts[restarted]! >= 1, `the restarted node serves ${counts[restarted]} again`);
+    t.ok(Math.max(...counts) <= Math.ceil(4 / 3), `shares: ${counts.join(', ')}`);
+    t.ok(cluster.nodes.some((node) => node.child.output.includes('organization handed over')), 'by a graceful hand-over, not an expiry');
+    t.ok(result.acked > 0, `${result.acked} sends answered across the hand-overs`);
+    t.equal(result.lost, 0, 'every answered send is stored with its id');
+    t.equal(result.duplicated, 0, 'none twice');
+    t.equal(result.reusedIds, 0, 'no id reused');
+    t.equal(result.queuesLost, 0, 'every event queue kept (no restart)');
+    t.equal(result.eventsMissing, 0, "every answered message's event reached its queue");
+    const stored = await messagesOf(via, root);
+    const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
+    t.same(missing, [], 'the sends answered in the failover are all there');
   });
 
   await t.test('an owner frozen past its lease cannot write when it resumes (fencing)', async (t) => {
@@ -221,6 +222,15 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     const fresh = await cluster.startFreshNode(restarted);
     await fresh.child.waitFor('organization restored from its snapshot', 30_000);
     t.pass('the new node restored the snapshot');
+    // Fencing: a snapshot covering less than the current one (a stale owner's, finished late) is refused.
+    const index = await cluster.snapshotIndex();
+    const current = (await currentSnapshot(index, root.realm))!;
+    t.ok(current.sequence + 1 >= state.first, `the current snapshot covers up to ${current.sequence}, where the stream starts`);
+    const stale = { object: 'stale-snapshot', sequence: current.sequence - 1, leaseRevision: 1, node: 'stale' };
+    t.equal(await claimSnapshot(index, root.realm, stale), false, 'an older snapshot is refused');
+    t.equal(await claimSnapshot(index, root.realm, { ...stale, sequence: current.sequence }), false, 'and one covering the same sequence');
+    const after = (await currentSnapshot(index, root.realm))!;
+    t.ok(after.object !== stale.object && after.sequence >= current.sequence, 'the current one stays');
   });
 
   await t.test('one nats-server killed: both organizations go on', async (t) => {

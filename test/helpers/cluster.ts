@@ -260,6 +260,11 @@ export class LocalCluster {
     return this.startNode(i, true);
   }
 
+  /** The index of the organizations' current snapshots (src/cluster/snapshot-index.ts). */
+  async snapshotIndex(): Promise<KV> {
+    return new Kvm(await this.natsConnection()).open('parley_snapshot_index');
+  }
+
   /** The bucket the nodes replicate uploaded files to (src/cluster/files-bucket.ts). */
   async filesBucket(): Promise<ObjectStore> {
     return new Objm(await this.natsConnection()).open('parley_files');
