@@ -2,7 +2,7 @@
  * When a node takes a free organization and when it hands one over (docs/cluster.md, "Spreading
  * organizations"): a free lease is taken at once by its preferred node and by the others only
  * after a grace (so a dead preferred node blocks nothing); an owner hands an organization over to
- * its preferred node only once that node has been preferred for a lease, never within two leases
+ * its preferred node only once that node has been preferred for two checks, never within two leases
  * of its own start, one at a time, with a pause after each, so that the cluster does not flap.
  */
 
@@ -31,8 +31,8 @@ export class Balancer {
   ) {
     this.graceMs = (2 * leaseMs) / 3;
     this.holdMs = 2 * leaseMs;
-    this.stableMs = leaseMs;
-    this.pauseMs = leaseMs / 3;
+    this.stableMs = (2 * leaseMs) / 3;
+    this.pauseMs = leaseMs / 6;
   }
 
   /** A free lease seen now: whether this node takes it (at once when preferred or none is; else after the grace). */

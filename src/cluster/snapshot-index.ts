@@ -16,6 +16,11 @@ export const SNAPSHOT_INDEX_BUCKET = 'parley_snapshot_index';
 export interface SnapshotRecord {
   /** Its object's name in the snapshots bucket. */
   object: string;
+  /**
+   * The object of the snapshot it replaced, kept until the next one replaces it: a node that read
+   * the index just before can still read the object whole.
+   */
+  previous?: string;
   /** The stream sequence it holds everything up to. */
   sequence: number;
   /** The revision of the lease its owner held when it took it (for the record). */
@@ -47,10 +52,11 @@ export async function claimSnapshot(index: KV, realm: number, record: SnapshotRe
     const entry = await index.get(keyOf(realm));
     const current = entry?.operation === 'PUT' ? (JSON.parse(entry.string()) as SnapshotRecord) : null;
     if (current && current.sequence >= record.sequence) return false;
+    const value = JSON.stringify({ ...record, previous: current?.object });
     try {
       // `update` names the revision read (a delete marker's included), `create` needs none there.
-      if (entry) await index.update(keyOf(realm), JSON.stringify(record), entry.revision);
-      else await index.create(keyOf(realm), JSON.stringify(record));
+      if (entry) await index.update(keyOf(realm), value, entry.revision);
+      else await index.create(keyOf(realm), value);
       return current;
     } catch {
       // Changed since it was read: compare with what is there now.

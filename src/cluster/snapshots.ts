@@ -3,8 +3,8 @@
  * (docs/cluster.md): the owner, every `every` entries it appended, writes a snapshot of the
  * organization's store (bucket `parley_snapshots`, 3 replicas, file storage; an object per
  * snapshot), makes it current in the snapshot index only if it covers a later sequence than the
- * current one (snapshot-index.ts: a stale owner's is refused and deleted), deletes the previous
- * one, and then purges the stream below the sequence it covers. A node whose store is behind the stream's first entry (a new node, or one that was
+ * current one (snapshot-index.ts: a stale owner's is refused and deleted), deletes the one before
+ * the previous, and then purges the stream below the sequence it covers. A node whose store is behind the stream's first entry (a new node, or one that was
  * down long) restores the snapshot, then follows the stream's tail.
  */
 import type { JetStreamManager } from '@nats-io/jetstream';
@@ -85,7 +85,8 @@ export class Snapshots {
       this.logger.warn({ realm, sequence }, 'cluster: snapshot refused, a newer one is current');
       return sequence;
     }
-    if (replaced) await this.bucket.delete(replaced.object).catch(() => undefined);
+    // The snapshot before the one replaced goes (the one replaced stays for a reader that just found it).
+    if (replaced?.previous) await this.bucket.delete(replaced.previous).catch(() => undefined);
     // Only entries the stored snapshot holds go: a purge keeps every entry from `seq` on.
     if (sequence > 0) await this.jsm.streams.purge(streamOf(realm), { seq: sequence + 1 });
     this.logger.info({ realm, sequence }, 'cluster: snapshot stored, stream trimmed below it');
