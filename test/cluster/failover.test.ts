@@ -1,13 +1,16 @@
 /**
  * The cluster on NATS JetStream (docs/cluster.md), on loopback: three nats-servers, three Parley
- * nodes, two organizations. Files are uploaded; then the owner of one organization is killed
- * under a load of sends: a standby takes over, every answered send is there exactly once and no
- * id is reused, and the files are served by the new owner, which fetches their bytes from the
- * files bucket on first read. Then the new owner is frozen past its lease and resumed: its writes
- * are refused (fencing). An owner stopped with SIGTERM hands over. An organization created on one
- * node is served through all. The owner snapshots an organization every 40 entries and trims its
- * stream: the node killed in the failover starts again as a new node (the seed's store) and
- * restores the snapshot. Then one nats-server is killed: both organizations go on. Last, that
+ * nodes, four organizations, spread over the nodes by the placement (each node its share, checked
+ * after settling, after the kill below, and after the killed node restarts and gets its share back
+ * by hand-over under a load of sends and event queues). Files are uploaded; then the owner of one
+ * organization is killed under a load of sends: a standby takes over, every answered send is there
+ * exactly once and no id is reused, and the files are served by the new owner, which fetches their
+ * bytes from the files bucket on first read. Then the new owner is frozen past its lease and
+ * resumed: its writes are refused (fencing). An owner stopped with SIGTERM hands over. An
+ * organization created on one node is served through all. The owner snapshots an organization
+ * every 40 entries and trims its stream: the node killed in the failover starts again as a new
+ * node (the seed's store) and restores the snapshot, and an older snapshot is refused by the
+ * snapshot index (fencing). Then one nats-server is killed: both organizations go on. Last, that
  * node is left alone: it serves every send answered before.
  * `npm run cluster-test -- --cycles N` runs more cycles.
  */
