@@ -30,7 +30,7 @@ import { Balancer } from './balancer.js';
 import { catchUp, Follower } from './follower.js';
 import { Membership } from './membership.js';
 import { placementOf } from './placement.js';
-import { register, registered } from './registry.js';
+import { register, RegistryWatch } from './registry.js';
 import type { Snapshots } from './snapshots.js';
 import { appendExpecting, ensureStream, leaseKeyOf, retry, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
 
@@ -75,6 +75,7 @@ export class ClusterNode implements Replicator {
   private readonly leaving = new Set<number>();
   private readonly balancer: Balancer;
   private readonly membership: Membership;
+  private readonly listing: RegistryWatch;
   /** Set once every organization followed was applied to its stream's tail (then it stays: a heartbeat says so). */
   private caughtUp = false;
   /** Organizations appended to in the turn being written (given up if its LevelDB write fails). */
@@ -84,6 +85,7 @@ export class ClusterNode implements Replicator {
     const { config, nodes, logger } = parts;
     this.balancer = new Balancer(config.node, config.leaseMs);
     this.membership = new Membership(nodes, config.node, config.leaseMs, () => ({ caughtUp: this.isCaughtUp() }), logger);
+    this.listing = new RegistryWatch(parts.jet.registry, (error) => logger.warn({ err: error }, 'cluster: watching the list of organizations stopped; it starts again'));
   }
 
   /** Lists the organizations, makes their streams, starts following them all and the lease checks (which take free ones). */
@@ -183,7 +185,7 @@ export class ClusterNode implements Replicator {
 
   /** Organizations made on other nodes: listed, followed from their first entry, and their ids never handed out here. */
   private async learn(): Promise<void> {
-    for (const [realm, subdomain] of await registered(this.parts.jet.registry, (id) => this.realms.has(id))) {
+    for (const [realm, subdomain] of await this.listing.unknown((id) => this.realms.has(id))) {
       this.parts.counters.raise(realmCounterKey(), realm);
       this.realms.set(realm, subdomain);
       this.follow(realm);
@@ -373,6 +375,7 @@ export class ClusterNode implements Replicator {
     this.stopping = true;
     clearInterval(this.timer);
     await this.membership.stop();
+    this.listing.stop();
     await Promise.all([...this.followers.values()].map((follower) => follower.stop()));
   }
 
