@@ -3,6 +3,8 @@
  * in the JetStream KV bucket, renewed), the streams it appends their writes to (with the expected
  * last sequence: a node that lost its lease cannot append), the organizations it follows, and
  * takeover when a lease expires: catch up to the tail, take the lease, fence with a marker, load.
+ * Organizations drift to their preferred live node (placement.ts, balancer.ts): free leases are
+ * taken by it first, and an owner hands one over gracefully when another node is preferred.
  */
 import { JetStreamApiError, JetStreamError } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
