@@ -54,6 +54,8 @@ interface BackgroundWork {
  */
 class Usage {
   inFlight = 0;
+  /** Cluster mode, during a hand-over: handlers that start now are refused with it (nothing changed; the forwarder sends them on). */
+  refusal: Error | undefined;
   private used = false;
   private lastUsed = performance.now();
 
@@ -73,6 +75,7 @@ class Usage {
   /** The handler counted in flight while it runs; used again when it ends. */
   wrap<A, R>(handler: (request: A) => R): (request: A) => R {
     return (request: A) => {
+      if (this.refusal) throw this.refusal;
       this.inFlight++;
       this.touch();
       const done = () => {
@@ -129,6 +132,24 @@ export class OrganizationRuntime {
     } catch (error) {
       await closeServices(services);
       throw error;
+    }
+  }
+
+  /** Cluster mode, handing the organization over: handlers not started yet are refused with `refusal` (nothing changed). */
+  refuseNew(refusal: Error): void {
+    this.usage.refusal = refusal;
+  }
+
+  /**
+   * Resolves once no handler runs (`parkedToo` false: none but parked long polls, which only the
+   * queues' closing answers), or after `timeoutMs` when one hangs.
+   */
+  async settled(parkedToo: boolean, timeoutMs: number): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      const parked = parkedToo ? 0 : this.services.queues.stats().parkedPolls;
+      if (this.usage.inFlight <= parked) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 

@@ -87,6 +87,29 @@ export class Organizations {
     if (runtime) await this.unload(subdomain, runtime);
   }
 
+  /**
+   * Cluster mode, a graceful hand-over of one organization (as a SIGTERM does for all): no new
+   * request reaches it (the gate refuses loads; handlers not started are refused with `refusal`),
+   * its background work stops (parked polls answered, acknowledgements written), the requests
+   * under way end, then it closes. Its last writes are appended while the node still holds it.
+   */
+  async handOff(subdomain: string, refusal: Error): Promise<void> {
+    await this.loading.get(subdomain)?.catch(() => undefined);
+    const runtime = this.loaded.get(subdomain);
+    if (!runtime) return;
+    this.loaded.delete(subdomain);
+    runtime.refuseNew(refusal);
+    const done = (async () => {
+      // Writes under way end first, so that their events reach the queues before these close.
+      await runtime.settled(false, 10_000);
+      await runtime.stopWork();
+      await runtime.settled(true, 10_000);
+      await runtime.close();
+    })().finally(() => this.unloading.delete(subdomain));
+    this.unloading.set(subdomain, done);
+    await done;
+  }
+
   /** The site a Host header names: at once when loaded, a promise while it loads, undefined for a host not ours. */
   siteFor(host: string): Site<UserRecord> | Promise<Site<UserRecord> | undefined> | undefined {
     const subdomain = this.subdomainOf(host);

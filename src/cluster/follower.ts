@@ -16,6 +16,8 @@ export class Follower {
   private readonly loop: Promise<void>;
   /** Set when the loop ended without being stopped (a lost consumer): the node starts a new one. */
   ended = false;
+  /** Set once every entry the stream held when following started was applied (a node is "caught up" when all its followers are). */
+  caughtUp = false;
 
   /** `from`: the sequence to start at, found when the loop starts (it may first restore a snapshot). */
   constructor(js: JetStreamClient, private readonly realm: number, from: () => Promise<number>, apply: Apply, logger: Logger) {
@@ -29,11 +31,15 @@ export class Follower {
     if (this.stopped) return;
     const consumer = await js.consumers.get(streamOf(this.realm), { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: start });
     if (this.stopped) return;
+    // The stream's last entry now: once it is applied, this follower is caught up.
+    const last = (await (await js.streams.get(streamOf(this.realm))).info()).state.last_seq;
+    if (start > last) this.caughtUp = true;
     this.messages = await consumer.consume();
     if (this.stopped) this.messages.stop();
     for await (const message of this.messages) {
       if (this.stopped) break;
       await apply(this.realm, message.seq, message.data);
+      if (message.seq >= last || message.info.pending === 0) this.caughtUp = true;
     }
   }
 

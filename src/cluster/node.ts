@@ -3,8 +3,11 @@
  * in the JetStream KV bucket, renewed), the streams it appends their writes to (with the expected
  * last sequence: a node that lost its lease cannot append), the organizations it follows, and
  * takeover when a lease expires: catch up to the tail, take the lease, fence with a marker, load.
+ * Organizations drift to their preferred live node (placement.ts, balancer.ts): free leases are
+ * taken by it first, and an owner hands one over gracefully when another node is preferred.
  */
 import { JetStreamApiError, JetStreamError } from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
 import type { Logger } from 'pino';
 import type { Organizations } from '../organizations.js';
 import type { Counters } from '../store/counters.js';
@@ -25,10 +28,13 @@ import {
   type Replicator,
 } from '../store/replicated-log.js';
 import type { ClusterConfig } from './cluster-config.js';
+import { Balancer } from './balancer.js';
 import { catchUp, Follower } from './follower.js';
-import { register, registered } from './registry.js';
+import { Membership } from './membership.js';
+import { placementOf } from './placement.js';
+import { register, RegistryWatch } from './registry.js';
 import type { Snapshots } from './snapshots.js';
-import { ensureStream, leaseKeyOf, retry, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
+import { appendExpecting, ensureStream, leaseKeyOf, retry, subjectOf, type JetStreamParts, type LeaseValue } from './streams.js';
 
 /** JetStream's error code for an append whose expected last sequence is not the stream's. */
 const WRONG_LAST_SEQUENCE = 10071;
@@ -52,6 +58,8 @@ export interface NodeParts {
   organizations: Organizations;
   logger: Logger;
   snapshots: Snapshots;
+  /** The heartbeats' bucket (membership.ts). */
+  nodes: KV;
 }
 
 export class ClusterNode implements Replicator {
@@ -64,11 +72,23 @@ export class ClusterNode implements Replicator {
   private readonly realms = new Map<number, string>();
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
-  private checking = false;
+  private checking: Promise<void> | undefined;
+  /** Organizations being handed over (their last writes still appended here). */
+  private readonly leaving = new Set<number>();
+  private readonly balancer: Balancer;
+  private readonly membership: Membership;
+  private readonly listing: RegistryWatch;
+  /** Set once every organization followed was applied to its stream's tail (then it stays: a heartbeat says so). */
+  private caughtUp = false;
   /** Organizations appended to in the turn being written (given up if its LevelDB write fails). */
   private readonly appended = new Set<number>();
 
-  constructor(private readonly parts: NodeParts) {}
+  constructor(private readonly parts: NodeParts) {
+    const { config, nodes, logger } = parts;
+    this.balancer = new Balancer(config.node, config.leaseMs);
+    this.membership = new Membership(nodes, config.node, config.leaseMs, () => ({ caughtUp: this.isCaughtUp() }), logger);
+    this.listing = new RegistryWatch(parts.jet.registry, (error) => logger.warn({ err: error }, 'cluster: watching the list of organizations stopped; it starts again'));
+  }
 
   /** Lists the organizations, makes their streams, starts following them all and the lease checks (which take free ones). */
   async start(): Promise<void> {
@@ -83,13 +103,14 @@ export class ClusterNode implements Replicator {
     db.replicateWith(this, this.parts.config.node);
     organizations.gate = (subdomain) => (this.servesSubdomain(subdomain) ? undefined : servedElsewhere(`this node, ${this.parts.config.node}, does not serve it`));
     for (const realm of this.realms.keys()) this.follow(realm);
+    this.membership.start();
     await this.check();
     this.timer = setInterval(() => void this.checkOnce(), Math.max(100, Math.floor(this.parts.config.leaseMs / 3)));
   }
 
   /** Whether this node serves the organization at `subdomain` now (one being made here has no subdomain yet). */
   private servesSubdomain(subdomain: string): boolean {
-    for (const [realm, held] of this.held) if (held.subdomain === subdomain && !this.unlisted.has(realm)) return true;
+    for (const [realm, held] of this.held) if (held.subdomain === subdomain && !this.unlisted.has(realm) && !this.leaving.has(realm)) return true;
     return false;
   }
 
@@ -117,10 +138,10 @@ export class ClusterNode implements Replicator {
         const held = this.held.get(realm);
         if (!held) return outcomes.set(realm, servedElsewhere('its lease was lost'));
         try {
-          const seq = await this.publish(realm, packBatch(batch), held.lastSequence);
+          const seq = await appendExpecting(this.parts.jet.js, realm, packBatch(batch), held.lastSequence, `${this.parts.config.node}-${realm}-${held.lastSequence}`, this.parts.config.appendTimeoutMs);
           held.lastSequence = seq;
           this.appended.add(realm);
-          this.parts.snapshots.appended(realm, held.subdomain, seq);
+          this.parts.snapshots.appended(realm, held.subdomain, seq, held.revision);
           outcomes.set(realm, seq);
         } catch (error) {
           // A wrong last sequence: another node appended (it took the lease). No answer until the
@@ -137,25 +158,6 @@ export class ClusterNode implements Replicator {
   writeFailed(): void {
     for (const realm of this.appended) this.giveUp(realm, 'the store failed to write what the stream holds');
     this.appended.clear();
-  }
-
-  /**
-   * One append, tried again until the deadline when JetStream does not answer (a stream leader
-   * election after a nats-server's death): the message id makes a repeat of an append that did
-   * land answer with its sequence (JetStream's duplicate window), so nothing is appended twice.
-   */
-  private async publish(realm: number, data: Uint8Array, expected: number): Promise<number> {
-    const deadline = performance.now() + this.parts.config.appendTimeoutMs;
-    const msgID = `${this.parts.config.node}-${realm}-${expected}`;
-    for (;;) {
-      try {
-        const timeout = Math.max(500, Math.min(5000, deadline - performance.now()));
-        return (await this.parts.jet.js.publish(subjectOf(realm), data, { msgID, expect: { lastSequence: expected }, timeout })).seq;
-      } catch (error) {
-        if (error instanceof JetStreamApiError || performance.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
   }
 
   /**
@@ -185,7 +187,7 @@ export class ClusterNode implements Replicator {
 
   /** Organizations made on other nodes: listed, followed from their first entry, and their ids never handed out here. */
   private async learn(): Promise<void> {
-    for (const [realm, subdomain] of await registered(this.parts.jet.registry, (id) => this.realms.has(id))) {
+    for (const [realm, subdomain] of await this.listing.unknown((id) => this.realms.has(id))) {
       this.parts.counters.raise(realmCounterKey(), realm);
       this.realms.set(realm, subdomain);
       this.follow(realm);
@@ -221,12 +223,17 @@ export class ClusterNode implements Replicator {
   /** A check, unless the previous one still runs (two renewals naming one revision would refuse each other). */
   private async checkOnce(): Promise<void> {
     if (this.checking) return;
-    this.checking = true;
-    try {
-      await this.check();
-    } finally {
-      this.checking = false;
-    }
+    this.checking = this.check().finally(() => (this.checking = undefined));
+    await this.checking;
+  }
+
+  /** Whether every organization this node does not serve is applied to the tail its stream had (sticky once true). */
+  private isCaughtUp(): boolean {
+    if (this.caughtUp) return true;
+    for (const realm of this.realms.keys()) if (!this.held.has(realm) && !this.followers.get(realm)?.caughtUp) return false;
+    this.caughtUp = true;
+    void this.membership.beat();
+    return true;
   }
 
   /** Renews the leases held; takes free ones; restarts followers that ended. */
@@ -247,12 +254,42 @@ export class ClusterNode implements Replicator {
         if (this.held.get(realm) === held) this.giveUp(realm, `lease renewal refused: ${(error as Error).message}`);
       }
     }
+    const placement = placementOf(this.realms.keys(), this.membership.ready());
     for (const realm of this.realms.keys()) {
       if (this.held.has(realm) || this.taking.has(realm)) continue;
       this.follow(realm);
       const entry = await leases.get(leaseKeyOf(realm)).catch(() => null);
-      if (entry === null || entry.operation !== 'PUT') void this.takeOver(realm);
+      if (entry !== null && entry.operation === 'PUT') this.balancer.held(realm);
+      else if (this.balancer.mayTake(realm, placement.get(realm))) void this.takeOver(realm);
     }
+    const move = this.balancer.nextMove([...this.held.keys()].filter((realm) => !this.unlisted.has(realm)), placement);
+    if (move) void this.handOverOne(move.realm, move.to).finally(() => this.balancer.moved());
+  }
+
+  /**
+   * Hands one organization over to its preferred node, gracefully (as a SIGTERM does): no new
+   * request is served, the work and requests under way end (their writes appended), then the
+   * lease goes, so that the preferred node takes it at its next check. Then it is followed again.
+   */
+  private async handOverOne(realm: number, to: string): Promise<void> {
+    const held = this.held.get(realm);
+    if (!held) return;
+    const started = performance.now();
+    this.leaving.add(realm);
+    try {
+      await this.parts.organizations.handOff(held.subdomain, servedElsewhere(`it is being handed over to ${to}`));
+    } catch (error) {
+      this.parts.logger.error({ err: error, realm }, 'cluster: the hand-over did not end cleanly');
+    } finally {
+      this.leaving.delete(realm);
+    }
+    if (this.held.get(realm) !== held) return; // given up meanwhile
+    this.held.delete(realm);
+    // A renewal under way may change the revision: the deletion names the last one.
+    await this.checking;
+    await this.parts.jet.leases.delete(leaseKeyOf(realm), { previousSeq: held.revision }).catch(() => undefined);
+    this.parts.logger.warn({ realm, subdomain: held.subdomain, to, ms: Math.round(performance.now() - started) }, 'cluster: organization handed over');
+    this.follow(realm);
   }
 
   private leaseValue(): LeaseValue {
@@ -339,6 +376,8 @@ export class ClusterNode implements Replicator {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    await this.membership.stop();
+    this.listing.stop();
     await Promise.all([...this.followers.values()].map((follower) => follower.stop()));
   }
 

@@ -51,3 +51,49 @@ export async function registered(registry: KV, known: (realm: number) => boolean
   }
   return found;
 }
+
+/**
+ * The cluster's list kept current by a KV watch (no listing at each lease check): every
+ * organization listed, once the watch has delivered what the bucket held. Restarted when it ends.
+ */
+export class RegistryWatch {
+  private readonly listed = new Map<number, string>();
+  /** Set once the watch delivered the entries the bucket held when it started. */
+  private current = false;
+  private watching: Promise<void> | undefined;
+  private stopWatch: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly registry: KV,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** Starts the watch unless it runs. */
+  ensure(): void {
+    if (this.watching || this.stopped) return;
+    this.current = false;
+    this.watching = (async () => {
+      const updates = await this.registry.watch();
+      this.stopWatch = () => updates.stop();
+      for await (const entry of updates) {
+        if (entry.key.startsWith(REALM_PREFIX) && entry.operation === 'PUT') this.listed.set(Number(entry.key.slice(REALM_PREFIX.length)), entry.string());
+        if (entry.isUpdate || !entry.delta) this.current = true;
+      }
+    })()
+      .catch(this.onError)
+      .finally(() => (this.watching = undefined));
+  }
+
+  /** The organizations listed that are not `known`; read from the bucket while the watch is not current. */
+  async unknown(known: (realm: number) => boolean): Promise<Map<number, string>> {
+    this.ensure();
+    if (!this.current) return registered(this.registry, known);
+    return new Map([...this.listed].filter(([realm]) => !known(realm)));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopWatch?.();
+  }
+}

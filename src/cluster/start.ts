@@ -9,6 +9,7 @@ import { startServer, type RunningServer, type StartOptions } from '../server.js
 import type { ClusterConfig } from './cluster-config.js';
 import { FilesBucket, openFilesBucket } from './files-bucket.js';
 import { startForwarder, type Forwarder } from './forwarder.js';
+import { openNodesBucket } from './membership.js';
 import { ClusterNode } from './node.js';
 import { openSnapshotBucket, Snapshots } from './snapshots.js';
 import { connectJetStream, leaseKeyOf, type LeaseValue } from './streams.js';
@@ -33,6 +34,7 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
   let db: Database | undefined;
   const bucket = await openFilesBucket(jet.nc);
   const snapshotBucket = await openSnapshotBucket(jet.nc);
+  const nodes = await openNodesBucket(jet.nc, cluster.leaseMs);
   let files: FilesBucket | undefined;
   const server = await startServer(config, {
     ...options,
@@ -42,8 +44,8 @@ export async function startClusterNode(config: Config, cluster: ClusterConfig, o
       async attach(parts, organizations) {
         files = new FilesBucket(bucket, parts.logger, { serves: (realm) => leaseHeldBy(jet.leases, realm, cluster.node), sweep: cluster.filesSweep });
         db = parts.db;
-        const snapshots = new Snapshots(snapshotBucket, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
-        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger, snapshots });
+        const snapshots = new Snapshots(cluster.node, snapshotBucket.bucket, snapshotBucket.index, jet.jsm, parts.db, parts.logger, cluster.snapshotEvery);
+        node = new ClusterNode({ config: cluster, jet, db: parts.db, counters: parts.counters, organizations, logger: parts.logger, snapshots, nodes });
         await node.start();
       },
     },

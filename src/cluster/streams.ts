@@ -4,7 +4,7 @@
  * entries expire after the lease). Names only here.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { DiscardPolicy, JetStreamApiError, jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
 import { openRegistry } from './registry.js';
 
@@ -77,6 +77,25 @@ export async function retry<T>(attempt: () => Promise<T>, deadlineMs = 30_000): 
       return await attempt();
     } catch (error) {
       if (Date.now() - started > deadlineMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/**
+ * One append expecting the stream's last sequence (the fence), tried again until the deadline
+ * when JetStream does not answer (a stream leader election after a nats-server's death): the
+ * message id makes a repeat of an append that did land answer with its sequence (JetStream's
+ * duplicate window), so nothing is appended twice. A refusal (JetStreamApiError) is thrown at once.
+ */
+export async function appendExpecting(js: JetStreamClient, realm: number, data: Uint8Array, expected: number, msgID: string, timeoutMs: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      const timeout = Math.max(500, Math.min(5000, deadline - performance.now()));
+      return (await js.publish(subjectOf(realm), data, { msgID, expect: { lastSequence: expected }, timeout })).seq;
+    } catch (error) {
+      if (error instanceof JetStreamApiError || performance.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

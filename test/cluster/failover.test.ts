@@ -1,13 +1,16 @@
 /**
  * The cluster on NATS JetStream (docs/cluster.md), on loopback: three nats-servers, three Parley
- * nodes, two organizations. Files are uploaded; then the owner of one organization is killed
- * under a load of sends: a standby takes over, every answered send is there exactly once and no
- * id is reused, and the files are served by the new owner, which fetches their bytes from the
- * files bucket on first read. Then the new owner is frozen past its lease and resumed: its writes
- * are refused (fencing). An owner stopped with SIGTERM hands over. An organization created on one
- * node is served through all. The owner snapshots an organization every 40 entries and trims its
- * stream: the node killed in the failover starts again as a new node (the seed's store) and
- * restores the snapshot. Then one nats-server is killed: both organizations go on. Last, that
+ * nodes, four organizations, spread over the nodes by the placement (each node its share, checked
+ * after settling, after the kill below, and after the killed node restarts and gets its share back
+ * by hand-over under a load of sends and event queues). Files are uploaded; then the owner of one
+ * organization is killed under a load of sends: a standby takes over, every answered send is there
+ * exactly once and no id is reused, and the files are served by the new owner, which fetches their
+ * bytes from the files bucket on first read. Then the new owner is frozen past its lease and
+ * resumed: its writes are refused (fencing). An owner stopped with SIGTERM hands over. An
+ * organization created on one node is served through all. The owner snapshots an organization
+ * every 40 entries and trims its stream: the node killed in the failover starts again as a new
+ * node (the seed's store) and restores the snapshot, and an older snapshot is refused by the
+ * snapshot index (fencing). Then one nats-server is killed: both organizations go on. Last, that
  * node is left alone: it serves every send answered before.
  * `npm run cluster-test -- --cycles N` runs more cycles.
  */
@@ -15,6 +18,8 @@ import { test } from 'tap';
 import { LocalCluster, natsServerPath, sleep } from '../helpers/cluster.js';
 import { runCli } from '../helpers/process.js';
 import { failoverCycle, messagesOf } from '../helpers/cluster-load.js';
+import { loadAcross, shares } from '../helpers/cluster-spread.js';
+import { claimSnapshot, currentSnapshot } from '../../src/cluster/snapshot-index.js';
 import { storedOn, thumbnailUrl, uploadSome, type ClusterUploads } from '../helpers/cluster-files.js';
 import { fetchRaw, upload } from '../helpers/uploads.js';
 import sharp from 'sharp';
@@ -27,7 +32,8 @@ const skip = natsServerPath() ? false : 'nats-server is not installed (Debian: a
 test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async (t) => {
   // A snapshot every 40 entries, so that the streams are trimmed within the test; the files
   // bucket swept every second of objects older than 2 s (an hour each by default).
-  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40', PARLEY_CLUSTER_FILES_SWEEP_SECONDS: '1', PARLEY_CLUSTER_FILES_GRACE_SECONDS: '2' });
+  // Four organizations, so that the spread over three nodes shows (2, 1, 1).
+  const cluster = await LocalCluster.start(3, { PARLEY_CLUSTER_SNAPSHOT_ENTRIES: '40', PARLEY_CLUSTER_FILES_SWEEP_SECONDS: '1', PARLEY_CLUSTER_FILES_GRACE_SECONDS: '2' }, undefined, undefined, ['c', 'd']);
   t.teardown(() => cluster.stop());
   const [root, b] = cluster.organizations as [typeof cluster.organizations[0], typeof cluster.organizations[0]];
   // The sends answered in the failover, and the node killed there (restarted at once, on its data).
@@ -35,6 +41,14 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   let restarted = -1;
   let newOwner = -1;
   let uploads: ClusterUploads | undefined;
+
+  await t.test('the organizations spread over the nodes', async (t) => {
+    const owners = await cluster.waitSettled();
+    const counts = shares(owners, cluster);
+    t.equal(owners.size, 4, 'every organization is served');
+    t.ok(Math.max(...counts) <= Math.ceil(4 / 3), `no node serves more than its share: ${counts.join(', ')}`);
+    t.ok(Math.min(...counts) >= 1, 'every node serves one at least');
+  });
 
   await t.test('files uploaded to the first owner', async (t) => {
     uploads = await uploadSome(cluster.nodes[0]!.client(root));
@@ -46,7 +60,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test('kill -9 of the owner under load: a standby serves, nothing answered is lost or doubled', async (t) => {
-    const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered);
+    const result = await failoverCycle(cluster, root, 'c1', 15, 15, 3, answered, false);
     restarted = result.killed;
     newOwner = result.newOwner;
     t.ok(result.acked >= 30, `${result.acked} sends answered`);
@@ -61,6 +75,10 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.comment(`failover: ${result.failoverMs} ms from kill -9 to the first answered send (lease 3 s)`);
     const other = await cluster.nodes[result.newOwner]!.client(b).get('/users/me');
     t.equal(other.status, 200, 'the other organization is served too');
+    const survivors = [0, 1, 2].filter((i) => i !== restarted);
+    const owners = await cluster.waitSettled(survivors);
+    t.ok([...owners.values()].every((i) => survivors.includes(i)), 'every organization of the killed node moved to a survivor');
+    t.ok(Math.max(...shares(owners, cluster)) <= Math.ceil(4 / 2), `spread over the survivors: ${shares(owners, cluster).join(', ')}`);
   });
 
   await t.test('files uploaded before the kill are served by the new owner (from the files bucket)', async (t) => {
@@ -125,7 +143,29 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     t.notOk(storedOn(third.dataDir, file.sha), 'the node itself still does not keep them');
   });
 
+  await t.test('the killed node restarts and gets its share back by hand-over, under load', async (t) => {
+    const via = cluster.nodes[newOwner]!;
+    const load = await loadAcross(via, cluster.organizations, 'back');
+    await cluster.startNode(restarted, false);
+    const owners = await cluster.waitSettled();
+    const result = await load.stop();
+    const counts = shares(owners, cluster);
+    t.ok(counts[restarted]! >= 1, `the restarted node serves ${counts[restarted]} again`);
+    t.ok(Math.max(...counts) <= Math.ceil(4 / 3), `shares: ${counts.join(', ')}`);
+    t.ok(cluster.nodes.some((node) => node.child.output.includes('organization handed over')), 'by a graceful hand-over, not an expiry');
+    t.ok(result.acked > 0, `${result.acked} sends answered across the hand-overs`);
+    t.equal(result.lost, 0, 'every answered send is stored with its id');
+    t.equal(result.duplicated, 0, 'none twice');
+    t.equal(result.reusedIds, 0, 'no id reused');
+    t.equal(result.queuesLost, 0, 'every event queue kept (no restart)');
+    t.equal(result.eventsMissing, 0, "every answered message's event reached its queue");
+    const stored = await messagesOf(via, root);
+    const missing = [...answered].filter(([content, id]) => !stored.get(content)?.some((copy) => copy.id === id));
+    t.same(missing, [], 'the sends answered in the failover are all there');
+  });
+
   await t.test('an owner frozen past its lease cannot write when it resumes (fencing)', async (t) => {
+    await cluster.waitSettled();
     const frozen = (await cluster.ownerOf(root))!;
     cluster.nodes[frozen]!.child.signal('SIGSTOP');
     const next = await cluster.waitOwnerOtherThan(root, frozen);
@@ -142,6 +182,8 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test('an owner stopped gracefully hands its organizations over', async (t) => {
+    // The node frozen above got its share back first.
+    await cluster.waitSettled();
     const owner = (await cluster.ownerOf(b))!;
     const via = cluster.nodes.find((_, i) => i !== owner)!;
     const before = await via.client(b).post('/messages', { type: 'stream', to: 'general', topic: 'failover', content: 'before-stop' });
@@ -178,6 +220,7 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
   });
 
   await t.test("a node's /metrics counts what it served; the forwarder refuses a body past its limit with 413", async (t) => {
+    await cluster.waitSettled();
     const owner = cluster.nodes[(await cluster.ownerOf(b))!]!;
     const series = 'parley_http_requests_total{method="POST",route="/messages",status="200"}';
     const countOf = async () => {
@@ -218,9 +261,19 @@ test('a cluster of three nodes on JetStream', { skip, timeout: 180_000 }, async 
     const fresh = await cluster.startFreshNode(restarted);
     await fresh.child.waitFor('organization restored from its snapshot', 30_000);
     t.pass('the new node restored the snapshot');
+    // Fencing: a snapshot covering less than the current one (a stale owner's, finished late) is refused.
+    const index = await cluster.snapshotIndex();
+    const current = (await currentSnapshot(index, root.realm))!;
+    t.ok(current.sequence + 1 >= state.first, `the current snapshot covers up to ${current.sequence}, where the stream starts`);
+    const stale = { object: 'stale-snapshot', sequence: current.sequence - 1, leaseRevision: 1, node: 'stale' };
+    t.equal(await claimSnapshot(index, root.realm, stale), false, 'an older snapshot is refused');
+    t.equal(await claimSnapshot(index, root.realm, { ...stale, sequence: current.sequence }), false, 'and one covering the same sequence');
+    const after = (await currentSnapshot(index, root.realm))!;
+    t.ok(after.object !== stale.object && after.sequence >= current.sequence, 'the current one stays');
   });
 
   await t.test('one nats-server killed: both organizations go on', async (t) => {
+    await cluster.waitSettled();
     cluster.killNats(0);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -13,6 +13,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { jetstreamManager } from '@nats-io/jetstream';
+import { placementOf } from '../../src/cluster/placement.js';
 import { apiEmail } from '../../src/domain/users.js';
 import type { Services } from '../../src/services.js';
 import { Api } from './client.js';
@@ -110,11 +111,12 @@ export class LocalCluster {
     private readonly spawnVia: SpawnVia = (command, args) => [command, [...args]],
   ) {}
 
-  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}, seed?: ClusterSeed, spawnVia?: SpawnVia): Promise<LocalCluster> {
+  /** `extraOrganizations`: subdomains of demo organizations a made seed holds beside the two. */
+  static async start(leaseSeconds = 3, nodeEnv: Record<string, string> = {}, seed?: ClusterSeed, spawnVia?: SpawnVia, extraOrganizations: string[] = []): Promise<LocalCluster> {
     const cluster = new LocalCluster(tempDataDir(), leaseSeconds, nodeEnv, spawnVia);
     await cluster.startNats();
     if (seed) await cluster.useSeed(seed);
-    else await cluster.makeSeed();
+    else await cluster.makeSeed(extraOrganizations);
     for (let i = 0; i < 3; i++) await cluster.startNode(i);
     await cluster.waitServed();
     return cluster;
@@ -158,7 +160,7 @@ export class LocalCluster {
   }
 
   /** The demo organization and a second at `b`, made by an embedded server, then stopped: each node starts from a copy. */
-  private async makeSeed(): Promise<void> {
+  private async makeSeed(extra: string[]): Promise<void> {
     const port = await freePort();
     this.externalUrl = `http://localhost:${port}`;
     this.seedDir = join(this.dir, 'seed');
@@ -168,7 +170,9 @@ export class LocalCluster {
       const user = services.org.users.byEmail('iago@example.com')!;
       return { realm: services.org.id, host: `${new URL(services.org.url).hostname}:${port}`, email: apiEmail(user, services.org.host), apiKey: user.apiKey };
     };
-    this.organizations = [credentials(server.services), credentials(b)];
+    const more = [];
+    for (const subdomain of extra) more.push(await addDemoOrganization(server, subdomain));
+    this.organizations = [credentials(server.services), credentials(b), ...more.map(credentials)];
     await server.stop();
   }
 
@@ -281,13 +285,18 @@ export class LocalCluster {
     return this.startNode(i, true);
   }
 
+  /** The index of the organizations' current snapshots (src/cluster/snapshot-index.ts). */
+  async snapshotIndex(): Promise<KV> {
+    return new Kvm(await this.natsConnection()).open('parley_snapshot_index');
+  }
+
   /** The bucket the nodes replicate uploaded files to (src/cluster/files-bucket.ts). */
   async filesBucket(): Promise<ObjectStore> {
     return new Objm(await this.natsConnection()).open('parley_files');
   }
 
   /** The index of the node holding an organization's lease (undefined: none now). */
-  async ownerOf(org: SeedOrganization): Promise<number | undefined> {
+  async ownerOf(org: Pick<SeedOrganization, 'realm'>): Promise<number | undefined> {
     const entry = await (await this.leases()).get(`org_${org.realm}`).catch(() => null);
     if (!entry || entry.operation !== 'PUT') return undefined;
     const name = (JSON.parse(entry.string()) as { node: string }).node;
@@ -302,6 +311,43 @@ export class LocalCluster {
       if (owner !== undefined && owner !== not) return owner;
       if (Date.now() > deadline) throw new Error(`organization ${org.realm} still held by node ${not}`);
       await sleep(100);
+    }
+  }
+
+  /** Every organization the cluster lists (src/cluster/registry.ts), made in the test ones included. */
+  async listedRealms(): Promise<number[]> {
+    const registry = await new Kvm(await this.natsConnection()).open('parley_organizations');
+    const realms: number[] = [];
+    for await (const key of await registry.keys()) if (key.startsWith('realm_')) realms.push(Number(key.slice('realm_'.length)));
+    return realms.sort((a, b) => a - b);
+  }
+
+  /** The indices of the nodes whose process runs. */
+  running(): number[] {
+    return [...this.nodes.keys()].filter((i) => this.nodes[i]!.child.process.exitCode === null && this.nodes[i]!.child.process.signalCode === null);
+  }
+
+  /**
+   * Waits until every organization is held by the node the placement (src/cluster/placement.ts)
+   * gives it among the `live` nodes (default: those running): the cluster has settled. Returns
+   * each organization's owner (node index).
+   */
+  async waitSettled(live = this.running(), timeoutMs = 90_000): Promise<Map<number, number>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const realms = await this.listedRealms().catch(() => []);
+      const wanted = placementOf(realms, live.map((i) => this.nodes[i]!.name));
+      const owners = new Map<number, number>();
+      for (const realm of realms) {
+        const owner = await this.ownerOf({ realm });
+        if (owner !== undefined && owner >= 0) owners.set(realm, owner);
+      }
+      if (realms.length > 0 && realms.every((realm) => owners.has(realm) && this.nodes[owners.get(realm)!]!.name === wanted.get(realm))) return owners;
+      if (Date.now() > deadline) {
+        const logs = live.map((i) => `--- ${this.nodes[i]!.name}:\n${this.nodes[i]!.child.output.slice(-3000)}`).join('\n');
+        throw new Error(`not settled: owners ${JSON.stringify([...owners])}, wanted ${JSON.stringify([...wanted])}\n${logs}`);
+      }
+      await sleep(200);
     }
   }
 
