@@ -15,7 +15,9 @@ export function legacyEntry(presence: Presence, user: UserRecord) {
 /** The `presences` object, keyed by email (legacy) or by user id (slim). */
 export function presences(services: Services, slim: boolean, now: number, sinceUpdateId = -1): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [userId, presence] of services.presence.entries()) {
+  // With `last_update_id`, only the changes since (the log's tail), not every user's presence.
+  const candidates = sinceUpdateId >= 0 ? services.presence.changedSince(sinceUpdateId) : services.presence.entries();
+  for (const [userId, presence] of candidates) {
     const user = services.org.users.get(userId);
     // Those who turned presence_enabled off are shown to nobody, whatever was recorded before.
     if (!user || !user.isActive || user.isBot || user.settings.presence_enabled === false) continue;

@@ -17,6 +17,12 @@ export interface Presence {
 export class PresenceBook {
   private readonly byUser = new Map<number, Presence>();
   private lastUpdateId = 0;
+  /**
+   * Who reported, in update order (an entry is stale once its user reported again): a client
+   * asking what changed since its last report (`last_update_id`, every 60 s) reads the tail of
+   * this log, not every user's presence. Compacted when it holds twice as many entries as users.
+   */
+  private log: { userId: number; updateId: number }[] = [];
 
   get(userId: number): Presence | undefined {
     return this.byUser.get(userId);
@@ -33,8 +39,12 @@ export class PresenceBook {
       lastConnected: now,
       updateId: ++this.lastUpdateId,
     };
-    this.byUser.set(userId, next);
-    tx.onRollback(() => (previous ? this.byUser.set(userId, previous) : this.byUser.delete(userId)));
+    this.record(userId, next);
+    tx.onRollback(() => {
+      // Restored under a new update id, so that the log stays in update order.
+      if (previous) this.record(userId, { ...previous, updateId: ++this.lastUpdateId });
+      else this.byUser.delete(userId);
+    });
     const lastActive = previous?.lastActive ?? null;
     return !previous || (active && (lastActive === null || now - lastActive > ONLINE_AGAIN_SECONDS));
   }
@@ -45,5 +55,23 @@ export class PresenceBook {
 
   entries(): IterableIterator<[number, Presence]> {
     return this.byUser.entries();
+  }
+
+  /** The presences updated after `updateId`, newest first. */
+  *changedSince(updateId: number): Generator<[number, Presence]> {
+    const log = this.log;
+    for (let i = log.length - 1; i >= 0 && log[i]!.updateId > updateId; i--) {
+      const { userId, updateId: at } = log[i]!;
+      const presence = this.byUser.get(userId);
+      if (presence?.updateId === at) yield [userId, presence];
+    }
+  }
+
+  private record(userId: number, presence: Presence): void {
+    this.byUser.set(userId, presence);
+    this.log.push({ userId, updateId: presence.updateId });
+    if (this.log.length > 2 * this.byUser.size + 64) {
+      this.log = [...this.byUser].map(([id, p]) => ({ userId: id, updateId: p.updateId })).sort((a, b) => a.updateId - b.updateId);
+    }
   }
 }
