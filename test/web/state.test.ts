@@ -1,4 +1,4 @@
-/** The web client's state logic, without a browser: narrows and search, message lists and echoes, unread counts, the event loop, feed rows, autocompletion. */
+/** The web client's state logic, without a browser: narrows and search, message lists and echoes, unread counts, the event loop, feed rows, autocompletion, what each change re-renders. */
 import { test } from 'tap';
 import { applyCandidate, quoteReply, rank, tokenAt } from '../../web/src/state/autocomplete.js';
 import { EventQueue, backoff, type QueueTransport, type Registration } from '../../web/src/state/event-queue.js';
@@ -14,6 +14,8 @@ import { namesIn } from '../../web/src/state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from '../../web/src/app/register-params.js';
 import { recentDms, RecentDmsMemo } from '../../web/src/state/recent-dms.js';
 import { TopicPolicies, VisibilityPolicy } from '../../web/src/state/topic-policy.js';
+import { bump, newVersions, SCOPES, scopesOf } from '../../web/src/app/change-scope.js';
+import { effect } from '@preact/signals';
 
 const SELF = 10;
 
@@ -326,4 +328,40 @@ test('feed rows keep their objects where nothing changed, for the memoised rows'
   t.same(moved.map((r) => r.key), ['h1', 'm1', 'h2', 'm2', 'h3', 'm3'], 'a moved message splits the run');
   t.equal(moved[1], next[1], 'the message before it kept');
   t.not(moved[5], next[3], 'the one after it is no longer grouped: a new row');
+});
+
+test('change scopes: each event moves only the versions of what it changes, once per batch', async (t) => {
+  t.same([...scopesOf({ type: 'presence' })], ['activity'], 'presence: only the people list and the typing line');
+  t.same([...scopesOf({ type: 'typing' })], ['activity']);
+  t.same([...scopesOf({ type: 'update_message_flags', flag: 'read' })], ['feed', 'unread'], 'a read mark: the rows and the counts');
+  t.same([...scopesOf({ type: 'update_message_flags', flag: 'starred' })], ['feed'], 'a star: the rows only');
+  t.same([...scopesOf({ type: 'subscription', op: 'peer_add' })], [], 'who is subscribed is not shown');
+  t.ok(scopesOf({ type: 'subscription', op: 'update' }).includes('unread'), 'muting a channel changes the counts');
+  t.same([...scopesOf({ type: 'drafts' })], ['drafts']);
+  t.same([...scopesOf({ type: 'something_new' })], [...SCOPES], 'an unknown event may change anything');
+  for (const type of ['message', 'update_message', 'delete_message']) t.ok(scopesOf({ type }).includes('feed') && scopesOf({ type }).includes('unread'), `${type}: the feed and the counts`);
+  t.notOk(scopesOf({ type: 'message' }).includes('people'), 'a message does not re-render the people');
+
+  const versions = newVersions();
+  const seen: string[] = [];
+  const stop = effect(() => void seen.push(`feed ${versions.feed.value} unread ${versions.unread.value} people ${versions.people.value}`));
+  bump(versions, ['feed', 'unread', 'feed']);
+  bump(versions, []);
+  stop();
+  t.same(seen, ['feed 0 unread 0 people 0', 'feed 1 unread 1 people 0'], 'one notification per batch, each version once, others untouched');
+});
+
+test('flags say whether they changed anything: the server\'s echo of a read mark made here changes nothing', async (t) => {
+  const store = new MessageStore(SELF);
+  store.addPage(channelNarrow(1), { messages: [channelMessage(3, 1, 'a'), channelMessage(4, 1, 'a')], found_oldest: true, found_newest: true }, 'around');
+  const unread = new Unread(SELF);
+  unread.add(channelMessage(3, 1, 'a'), []);
+  unread.add(channelMessage(4, 1, 'a'), []);
+  t.equal(store.flag('add', 'read', [3, 4]), 2, 'two messages marked read');
+  t.equal(unread.remove([3, 4]), 2, 'two fewer unread');
+  t.equal(store.flag('add', 'read', [3, 4]), 0, 'the echo: no message changed');
+  t.equal(unread.remove([3, 4]), 0, 'and no count');
+  t.equal(store.flag('add', 'read', [99]), 0, 'a message not loaded');
+  t.equal(store.flag('remove', 'read', [3]), 1, 'marked unread again');
+  t.equal(store.flag('add', 'starred', [], true), 2, 'all messages starred');
 });

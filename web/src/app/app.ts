@@ -1,8 +1,9 @@
 /**
  * The signed-in client: the server's state as registered, message lists, unread counts, the
- * current narrow, and what the person does (send, edit, react, mark read). Views read `revision`
- * to re-render when anything here changes; the feed and the direct message list also read
- * `pages`, which a fetched page bumps alone (a switch re-renders the feed, not the whole page).
+ * current narrow, and what the person does (send, edit, react, mark read). Each part of this state
+ * has a version signal (change-scope.ts): views read the versions of what they show (`watch`), and
+ * a change moves only the versions of what it changed (a fetched page re-renders the feed, a read
+ * mark the feed and the counts, not the whole page).
  */
 import { batch, signal } from '@preact/signals';
 import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
@@ -20,7 +21,7 @@ import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-
 import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 import { whenIdle } from './idle.js';
-import { countsKey, QUIET_EVENTS, ROW_CONTEXT_EVENTS } from './change-scope.js';
+import { bump, countsKey, newVersions, ROW_CONTEXT_EVENTS, SCOPES, scopesOf, type Scope } from './change-scope.js';
 
 export const PAGE_SIZE = 100;
 /** When the emoji data loads unless asked for sooner (after the first screen and the first clicks). */
@@ -44,12 +45,8 @@ export interface Typist {
 export class App {
   readonly api: Api;
   readonly selfId: number;
-  /** Bumped on every change to the state below; views subscribe by reading it. */
-  readonly revision = signal(0);
-  /** Bumped when a fetched page is added to a message list (and by every change): what the feed and the DM list read besides `revision`. */
-  readonly pages = signal(0);
-  /** Bumped by a batch of events that holds only presence and typing: the people list and the typing line read it, the feed does not. */
-  readonly activity = signal(0);
+  /** One version per part of the state below, moved when that part changes; views read them through `watch`. */
+  readonly versions = newVersions();
   /**
    * Moves when something a feed row shows besides its message changes: names, roles, channels,
    * topic policies, custom emoji (a registration, or such an event). Memoised rows compare it.
@@ -57,8 +54,6 @@ export class App {
   rowContext = 0;
   /** The emoji data (picker, autocompletion): loaded after the start or when first needed. */
   readonly emoji = new EmojiLoader();
-  /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
-  readonly topicsArrived = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
   readonly error = signal('');
   readonly narrow = signal<Narrow>(HOME);
@@ -141,16 +136,14 @@ export class App {
     this.api.post('/users/me/presence', { status, slim_presence: true }).catch(() => {});
   }
 
-  changed(): void {
-    batch(() => {
-      this.revision.value++;
-      this.pages.value++;
-    });
+  /** What a view calls in its render to re-render when these parts of the state change (and only then). */
+  watch(...scopes: Scope[]): void {
+    for (const scope of scopes) void this.versions[scope].value;
   }
 
-  /** A fetched page went into a message list: only what shows message lists re-renders. */
-  pagesChanged(): void {
-    this.pages.value++;
+  /** These parts of the state changed (all of them when none is named): the views that show them re-render, once. */
+  changed(...scopes: Scope[]): void {
+    bump(this.versions, scopes.length ? scopes : SCOPES);
   }
 
   /**
@@ -233,7 +226,7 @@ export class App {
     this.namesSeen = namesIn(page, this.namesSeen);
     this.rowContext++;
     store.addPage(first.narrow, page, 'around');
-    this.pagesChanged();
+    this.changed('feed');
   }
 
   /** Once registered: the messages after the first page's newest, if one arrived between the two snapshots. */
@@ -249,23 +242,23 @@ export class App {
       // Usually nothing (max_message_id is the newest anywhere, not in this narrow): no re-render then.
       if (!newer.messages.length) return;
       store.addPage(first.narrow, newer, 'newer');
-      this.pagesChanged();
+      this.changed('feed');
     } catch {
       await this.load(first.narrow, true);
     }
   }
 
   private applyEvents(events: ServerEvent[]): void {
-    for (const event of events) applyEvent(this, event);
+    const scopes = new Set<Scope>();
+    // An event that changed nothing (the server's read flags for messages marked read here) re-renders nothing.
+    for (const event of events) if (applyEvent(this, event)) for (const scope of scopesOf(event)) scopes.add(scope);
     if (events.some((e) => ROW_CONTEXT_EVENTS.has(e.type))) this.rowContext++;
-    // Presence and typing change only what shows them (the queue leaves heartbeats out).
-    if (events.every((e) => QUIET_EVENTS.has(e.type))) return void this.activity.value++;
     // A list forgotten because muting changed (the combined feed) is fetched again if shown.
     if (this.mutingChangedSince) {
       this.mutingChangedSince = false;
       if (!this.messages.list(this.narrow.value)) void this.load(this.narrow.value, false);
     }
-    this.changed();
+    if (scopes.size) this.changed(...scopes);
   }
 
   user(id: number): User | undefined {
@@ -335,7 +328,7 @@ export class App {
       this.pageAsked = asked.then(() => {}, () => {});
       const page = await asked;
       this.messages.addPage(narrow, page, 'around');
-      this.pagesChanged();
+      this.changed('feed');
     } catch (error) {
       this.fail(error);
     } finally {
@@ -356,7 +349,7 @@ export class App {
         anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true,
       });
       this.messages.addPage(narrow, page, 'older');
-      this.pagesChanged();
+      this.changed('feed');
     } catch (error) {
       this.fail(error);
     } finally {
@@ -375,7 +368,7 @@ export class App {
       // Shown at once; the event that follows confirms it.
       this.unread.remove(batchIds);
       this.messages.flag('add', 'read', batchIds);
-      this.changed();
+      this.changed('feed', 'unread');
       this.api.post('/messages/flags', { messages: batchIds, op: 'add', flag: 'read' }).catch((e) => this.fail(e));
     }, 150);
   }
@@ -390,7 +383,7 @@ export class App {
       await this.pageAsked;
       const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
       this.topics.set(streamId, answer.topics);
-      this.topicsArrived.value++;
+      this.changed('topics');
     } catch (error) {
       this.fail(error);
     } finally {

@@ -102,9 +102,12 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
  */
 function useFeedRows(app: App, list: MessageList | undefined): FeedRow[] {
   const kept = useRef(new Map<string, FeedRow>());
-  // Read in the feed's render: any change re-renders it, and so does a fetched page (which bumps
-  // only `pages`: the rest of the page is not re-rendered).
-  return useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
+  // Read in the feed's render: a change to the messages or to what rows show re-renders the feed
+  // (and the rows it touches), nothing else does.
+  const feed = app.versions.feed.value;
+  // The rows' unread marks (a read mark moves both versions; this says so here too).
+  app.watch('unread');
+  return useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, feed]);
 }
 
 /**
