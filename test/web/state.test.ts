@@ -16,6 +16,7 @@ import { recentDms, RecentDmsMemo } from '../../web/src/state/recent-dms.js';
 import { TopicPolicies, VisibilityPolicy } from '../../web/src/state/topic-policy.js';
 import { bump, newVersions, SCOPES, scopesOf } from '../../web/src/app/change-scope.js';
 import { effect } from '@preact/signals';
+import { NarrowSwitch } from '../../web/src/state/narrow-switch.js';
 
 const SELF = 10;
 
@@ -364,4 +365,60 @@ test('flags say whether they changed anything: the server\'s echo of a read mark
   t.equal(store.flag('add', 'read', [99]), 0, 'a message not loaded');
   t.equal(store.flag('remove', 'read', [3]), 1, 'marked unread again');
   t.equal(store.flag('add', 'starred', [], true), 2, 'all messages starred');
+});
+
+test('a switch shows its narrow with its first page, or after a while without it; the last one asked wins', async (t) => {
+  let now = 0;
+  let timers: { at: number; work: () => void; id: number }[] = [];
+  let ids = 0;
+  const clock = {
+    setTimeout: (work: () => void, ms: number) => (timers.push({ at: now + ms, work, id: ++ids }), ids),
+    clearTimeout: (id: unknown) => void (timers = timers.filter((x) => x.id !== id)),
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    for (const due of timers.filter((x) => x.at <= now)) (timers = timers.filter((x) => x !== due), due.work());
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const shown: string[] = [];
+  const then: string[] = [];
+  const switcher = new NarrowSwitch<string>((n) => shown.push(n), 100, clock);
+
+  switcher.go('loaded', undefined, () => then.push('loaded'));
+  t.same(shown, ['loaded'], 'a narrow already loaded is shown at once');
+  t.same(then, ['loaded'], 'with what goes with it');
+  t.equal(switcher.waiting, false);
+
+  let arrive!: () => void;
+  switcher.go('fetched', new Promise<void>((resolve) => (arrive = resolve)), () => then.push('fetched'));
+  advance(50);
+  await settle();
+  t.same(shown, ['loaded'], 'nothing changes while its page is on its way');
+  t.equal(switcher.waiting, true);
+  arrive();
+  await settle();
+  t.same(shown, ['loaded', 'fetched'], 'shown when its page is here');
+  advance(100);
+  t.same(shown, ['loaded', 'fetched'], 'and not again when the wait ends');
+
+  switcher.go('slow', new Promise<void>(() => {}));
+  advance(99);
+  t.same(shown.length, 2);
+  advance(1);
+  t.same(shown, ['loaded', 'fetched', 'slow'], 'a slow page: the narrow is shown after the wait, without it');
+
+  let failA!: (e: Error) => void;
+  let arriveB!: () => void;
+  switcher.go('a', new Promise<void>((_, reject) => (failA = reject)));
+  switcher.go('b', new Promise<void>((resolve) => (arriveB = resolve)));
+  failA(new Error('gone'));
+  await settle();
+  advance(100);
+  t.same(shown.slice(3), ['b'], 'a switch asked meanwhile wins: the first is never shown (its wait ended with the second\'s)');
+  arriveB();
+  await settle();
+  t.same(shown.slice(3), ['b'], 'shown once');
+  switcher.go('c', Promise.reject(new Error('refused')));
+  await settle();
+  t.same(shown.slice(4), ['c'], 'a failed page still shows its narrow (with the error)');
 });

@@ -21,12 +21,16 @@ import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-
 import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 import { whenIdle } from './idle.js';
+import { NarrowSwitch } from '../state/narrow-switch.js';
+import { ReadMarks } from './read-marks.js';
 import { bump, countsKey, newVersions, ROW_CONTEXT_EVENTS, SCOPES, scopesOf, type Scope } from './change-scope.js';
 
 export const PAGE_SIZE = 100;
 /** When the emoji data loads unless asked for sooner (after the first screen and the first clicks). */
 const EMOJI_AFTER_MS = 3000;
 const PRESENCE_EVERY_MS = 60_000;
+/** How long a switch waits for its page before the narrow is shown without it ("Loading…"). */
+const SWITCH_WAITS_MS = 100;
 
 export interface RealmInfo {
   name: string;
@@ -34,12 +38,6 @@ export interface RealmInfo {
   emoji: Record<string, { id: string; name: string; source_url: string; deactivated: boolean }>;
   /** Zulip's `realm_topics_policy` etc. are not needed here; only what the views show. */
   maxFileUploadMb: number;
-}
-
-export interface Typist {
-  userId: number;
-  key: string;
-  until: number;
 }
 
 export class App {
@@ -70,7 +68,8 @@ export class App {
   topics = new Map<number, { name: string; max_id: number }[]>();
   realm: RealmInfo = { name: 'Parley', description: '', emoji: {}, maxFileUploadMb: 25 };
   presence = new Map<number, number>();
-  typing: Typist[] = [];
+  /** Who is typing where (a conversation key, as state/feed.ts makes them), until when. */
+  typing: { userId: number; key: string; until: number }[] = [];
   userSettings: Record<string, unknown> = {};
   topicPolicies = new TopicPolicies();
   drafts: Draft[] = [];
@@ -79,16 +78,17 @@ export class App {
   queue: EventQueue;
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
-  private pendingRead = new Set<number>();
+  private readonly readMarks = new ReadMarks(this);
   private mutingChangedSince = false;
-  /** Narrows whose first page is being fetched (not asked twice). */
-  private readonly inFlight = new Set<string>();
+  /** Narrows whose first page is being fetched (not asked twice), with when it is here. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Switches to a narrow show it with its first page (state/narrow-switch.ts). */
+  private readonly switcher = new NarrowSwitch<Narrow>((narrow) => this.show(narrow), SWITCH_WAITS_MS);
   private readonly topicsInFlight = new Set<number>();
   /** Settles when the newest page asked for by `load` is here (or failed). */
   private pageAsked: Promise<void> = Promise.resolve();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: { key: string; counts: UnreadCounts } | undefined;
-  private readTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first screen's page, asked for alongside the first registration. */
   private firstPage: FirstPage | undefined;
   /** Names read from the first page's messages: shown until the registration brings the real lists. */
@@ -212,7 +212,7 @@ export class App {
   private async showFirstPage(first: FirstPage): Promise<void> {
     const store = this.messages;
     const key = narrowKey(first.narrow);
-    this.inFlight.add(key);
+    this.inFlight.set(key, first.page.then(() => {}, () => {}));
     let page: FetchedPage | undefined;
     try {
       page = await first.page;
@@ -308,20 +308,34 @@ export class App {
     return role !== undefined && role <= 200;
   }
 
-  /** Shows a narrow; its first page is fetched unless it is loaded already. */
-  go(narrow: Narrow): void {
-    if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
-    // The page is asked for first, before anything renders; the narrow signal re-renders what shows it.
-    if (!this.messages.list(narrow)) void this.load(narrow, false);
-    this.narrow.value = narrow;
+  /**
+   * Shows a narrow, with its first page when that is fetched first (not loaded already): nothing
+   * re-renders until it is here or a moment has passed. `then` runs as it is shown.
+   */
+  go(narrow: Narrow, then?: () => void): void {
+    this.switcher.go(narrow, this.messages.list(narrow) ? undefined : this.load(narrow, false), then);
   }
 
-  /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does). */
-  async load(narrow: Narrow, refresh: boolean, size = PAGE_SIZE): Promise<void> {
-    if (!this.registration) return;
+  private show(narrow: Narrow): void {
+    batch(() => {
+      if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
+      this.narrow.value = narrow;
+    });
+  }
+
+  /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does); settles when it is here. */
+  load(narrow: Narrow, refresh: boolean, size = PAGE_SIZE): Promise<void> {
+    if (!this.registration) return Promise.resolve();
     const key = narrowKey(narrow);
-    if (!refresh && (this.messages.list(narrow) || this.inFlight.has(key))) return;
-    this.inFlight.add(key);
+    const asked = this.inFlight.get(key);
+    if (!refresh && asked) return asked;
+    if (!refresh && this.messages.list(narrow)) return Promise.resolve();
+    const fetched = this.fetchNewest(narrow, key, size);
+    this.inFlight.set(key, fetched);
+    return fetched;
+  }
+
+  private async fetchNewest(narrow: Narrow, key: string, size: number): Promise<void> {
     this.loading.value = true;
     try {
       const asked = newestPage(this.api, narrow, size);
@@ -333,7 +347,8 @@ export class App {
       this.fail(error);
     } finally {
       this.inFlight.delete(key);
-      if (key === narrowKey(this.narrow.value)) this.loading.value = false;
+      // Not only the narrow shown: a switch shows its narrow once this page is here.
+      if (this.inFlight.size === 0) this.loading.value = false;
     }
   }
 
@@ -357,20 +372,9 @@ export class App {
     }
   }
 
-  /** Messages seen on screen become read, in batches (as Zulip's client does). */
+  /** Messages seen on screen become read, in batches (read-marks.ts). */
   markSeen(ids: readonly number[]): void {
-    for (const id of this.unread.unreadAmong(ids)) this.pendingRead.add(id);
-    if (this.pendingRead.size === 0 || this.readTimer) return;
-    this.readTimer = setTimeout(() => {
-      this.readTimer = undefined;
-      const batchIds = [...this.pendingRead];
-      this.pendingRead.clear();
-      // Shown at once; the event that follows confirms it.
-      this.unread.remove(batchIds);
-      this.messages.flag('add', 'read', batchIds);
-      this.changed('feed', 'unread');
-      this.api.post('/messages/flags', { messages: batchIds, op: 'add', flag: 'read' }).catch((e) => this.fail(e));
-    }, 150);
+    this.readMarks.seen(ids);
   }
 
   /** A channel's topics (newest first); asked once at a time (the sidebar asks on each render until they are here). */

@@ -6,6 +6,7 @@ import { conversationKey } from '../state/feed.js';
 import { isPage, pageFromHash, pageFromPath, type Page } from '../state/pages.js';
 import { Compose } from './Compose.js';
 import { memo } from './memo.js';
+import { whenIdle } from '../app/idle.js';
 import { composeFromNarrow, replyTo } from './compose-state.js';
 import { Feed } from './Feed.js';
 import { SearchBar, placeName } from './SearchBar.js';
@@ -42,11 +43,15 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
       if (push && location.pathname !== `/${to}`) history.pushState(null, '', `/${to}`);
       return;
     }
-    setView('feed');
-    app.go(to);
-    composeFromNarrow(to);
-    // The address changes after the page is asked for and drawn: pushState costs milliseconds of the click.
-    if (push) setTimeout(() => location.pathname !== narrowPath(to) && history.pushState(null, '', narrowPath(to)));
+    // The view, the narrow and the compose box's destination change together, when the narrow's
+    // first page is here (App.go: one render). The address changes once the page is idle:
+    // pushState takes milliseconds, and spent before the answer was handled they delayed the messages.
+    app.go(to, () => {
+      setView('feed');
+      composeFromNarrow(to);
+      const path = narrowPath(to);
+      if (push) whenIdle(() => viewRef.current === 'feed' && narrowPath(app.narrow.value) === path && location.pathname !== path && history.pushState(null, '', path), 500);
+    });
   }, [app]);
 
   useAddresses(navigate);
