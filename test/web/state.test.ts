@@ -387,14 +387,14 @@ test('a switch shows its narrow with its first page, or after a while without it
   switcher.go('loaded', undefined, () => then.push('loaded'));
   t.same(shown, ['loaded'], 'a narrow already loaded is shown at once');
   t.same(then, ['loaded'], 'with what goes with it');
-  t.equal(switcher.waiting, false);
+  t.equal(switcher.waiting, undefined, 'nothing waits');
 
   let arrive!: () => void;
   switcher.go('fetched', new Promise<void>((resolve) => (arrive = resolve)), () => then.push('fetched'));
   advance(50);
   await settle();
   t.same(shown, ['loaded'], 'nothing changes while its page is on its way');
-  t.equal(switcher.waiting, true);
+  t.equal(switcher.waiting, 'fetched', 'the narrow waiting for its page');
   arrive();
   await settle();
   t.same(shown, ['loaded', 'fetched'], 'shown when its page is here');

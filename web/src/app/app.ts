@@ -320,6 +320,8 @@ export class App {
     batch(() => {
       if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
       this.narrow.value = narrow;
+      // With the page it waited for (fetchNewest): the feed being left is not drawn again first.
+      this.changed('feed');
     });
   }
 
@@ -342,7 +344,8 @@ export class App {
       this.pageAsked = asked.then(() => {}, () => {});
       const page = await asked;
       this.messages.addPage(narrow, page, 'around');
-      this.changed('feed');
+      const waiting = this.switcher.waiting;
+      if (!waiting || narrowKey(waiting) !== key) this.changed('feed');
     } catch (error) {
       this.fail(error);
     } finally {

@@ -21,6 +21,7 @@ export class NarrowSwitch<N> {
   private asked = 0;
   private shown = 0;
   private timer: unknown;
+  private latest: N | undefined;
 
   constructor(
     private readonly show: (narrow: N) => void,
@@ -28,9 +29,9 @@ export class NarrowSwitch<N> {
     private readonly timers: Timers = GLOBAL_TIMERS,
   ) {}
 
-  /** The switch asked last, if it is not shown yet. */
-  get waiting(): boolean {
-    return this.shown !== this.asked;
+  /** The narrow of the switch asked last, while it waits for its page. */
+  get waiting(): N | undefined {
+    return this.shown === this.asked ? undefined : this.latest;
   }
 
   /**
@@ -40,6 +41,7 @@ export class NarrowSwitch<N> {
    */
   go(narrow: N, page: Promise<unknown> | undefined, then?: () => void): void {
     const ticket = ++this.asked;
+    this.latest = narrow;
     this.timers.clearTimeout(this.timer);
     const show = () => {
       if (ticket !== this.asked || this.shown === ticket) return;
