@@ -216,8 +216,9 @@ test('page addresses: paths and Zulip\'s hashes', async (t) => {
 });
 
 test('change scopes: each event moves only the versions of what it changes, once per batch', async (t) => {
-  t.same([...scopesOf({ type: 'presence' })], ['activity'], 'presence: only the people list and the typing line');
-  t.same([...scopesOf({ type: 'typing' })], ['activity']);
+  t.same([...scopesOf({ type: 'presence' })], ['presence'], 'presence: only the people list');
+  t.same([...scopesOf({ type: 'typing' })], ['typing'], 'typing: only the typing line');
+  t.ok(scopesOf({ type: 'message' }).includes('typing'), 'a message ends its sender\'s typing');
   t.same([...scopesOf({ type: 'update_message_flags', flag: 'read' })], ['feed', 'unread'], 'a read mark: the rows and the counts');
   t.same([...scopesOf({ type: 'update_message_flags', flag: 'starred' })], ['feed'], 'a star: the rows only');
   t.same([...scopesOf({ type: 'subscription', op: 'peer_add' })], [], 'who is subscribed is not shown');
@@ -225,7 +226,7 @@ test('change scopes: each event moves only the versions of what it changes, once
   t.same([...scopesOf({ type: 'drafts' })], ['drafts']);
   t.same([...scopesOf({ type: 'something_new' })], [...SCOPES], 'an unknown event may change anything');
   for (const type of ['message', 'update_message', 'delete_message']) t.ok(scopesOf({ type }).includes('feed') && scopesOf({ type }).includes('unread'), `${type}: the feed and the counts`);
-  t.notOk(scopesOf({ type: 'message' }).includes('people'), 'a message does not re-render the people');
+  t.notOk(scopesOf({ type: 'message' }).includes('people') || scopesOf({ type: 'message' }).includes('presence'), 'a message does not re-render the people list');
 
   const versions = newVersions();
   const seen: string[] = [];

@@ -10,11 +10,12 @@ import { batch, signal, type Signal } from '@preact/signals';
  * - channels: subscriptions, channels and topic policies (sidebar, compose destination, headings)
  * - topics: the topic lists of channels
  * - people: users (names, roles)
- * - activity: presence and typing
+ * - presence: who is active (the people list)
+ * - typing: who is typing (the typing line)
  * - drafts: drafts and scheduled messages
  * - settings: the user's settings and the organization's (name, description, custom emoji)
  */
-export const SCOPES = ['feed', 'unread', 'channels', 'topics', 'people', 'activity', 'drafts', 'settings'] as const;
+export const SCOPES = ['feed', 'unread', 'channels', 'topics', 'people', 'presence', 'typing', 'drafts', 'settings'] as const;
 export type Scope = (typeof SCOPES)[number];
 export type Versions = Readonly<Record<Scope, Signal<number>>>;
 
@@ -30,14 +31,15 @@ export function bump(versions: Versions, scopes: Iterable<Scope>): void {
 }
 
 const EVENT_SCOPES: Readonly<Record<string, readonly Scope[]>> = {
-  // A new message also ends its sender's typing and may lead its channel's topic list.
-  message: ['feed', 'unread', 'topics', 'activity'],
+  // A new message also ends its sender's typing and may lead its channel's topic list (not the
+  // people list: sorting a thousand people on every message cost milliseconds).
+  message: ['feed', 'unread', 'topics', 'typing'],
   // An edit, or a move (its unread messages and the topic lists follow).
   update_message: ['feed', 'unread', 'topics'],
   delete_message: ['feed', 'unread'],
   reaction: ['feed'],
-  typing: ['activity'],
-  presence: ['activity'],
+  typing: ['typing'],
+  presence: ['presence'],
   // Muting changes the counts; a colour or a name changes the feed's headers.
   subscription: ['channels', 'unread', 'feed'],
   stream: ['channels', 'feed'],

@@ -172,7 +172,7 @@ const ComposeBox = memo(Compose);
 
 /** Who is typing in the conversation shown: re-rendered by typing events alone, without the feed. */
 function Typing({ app }: { app: App }) {
-  app.watch('activity', 'people');
+  app.watch('typing', 'people');
   const narrow = app.narrow.value;
   const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
   return <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>;

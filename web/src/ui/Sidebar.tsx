@@ -192,7 +192,7 @@ function Topics({ app, streamId, currentTopic, onNavigate }: { app: App; streamI
 
 /** People, active ones first; a large organization shows the first ones and a filter (sorting a thousand people is not done on a switch). */
 function People({ app, onNavigate, currentKey }: Here & { app: App }) {
-  app.watch('people', 'activity');
+  app.watch('people', 'presence');
   const [filter, setFilter] = useState('');
   const here = { currentKey, onNavigate };
   const now = Date.now() / 1000;
