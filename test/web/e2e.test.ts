@@ -56,6 +56,8 @@ test('the web client, two people live', { skip: missing ?? false }, async (t) =>
 
   await t.test('one sends, the other sees it live, unread counts drop when read', async (t) => {
     await A.locator('nav.sidebar a.channel', { hasText: 'Verona' }).click();
+    // The channel (and the compose box's destination) is shown with its messages, once they are fetched.
+    await A.locator('h1.narrow-title', { hasText: '#Verona' }).waitFor(WAIT);
     await A.getByLabel('Topic', { exact: true }).fill('browsers');
     await A.getByLabel('Message', { exact: true }).fill('Hello from the browser, zebra-crossing');
     await A.getByLabel('Message', { exact: true }).press('Enter');

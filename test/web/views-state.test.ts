@@ -1,15 +1,18 @@
-/** The web client's state logic for its views beside the feed, without a browser: muted topics, the Inbox, Recent conversations, the message cursor, drafts and scheduled messages, page addresses. */
+/** The web client's state logic for its views beside the feed, without a browser: muted topics, the Inbox, Recent conversations, the message cursor, drafts and scheduled messages, page addresses; what each change re-renders, read flags that change nothing, when a switch shows its narrow. */
 import { test } from 'tap';
 import { initialCursor, moveCursor } from '../../web/src/state/cursor.js';
 import { applyDraftsEvent, applyScheduledEvent, destinationOf, localInputValue, type Draft, type ScheduledMessage } from '../../web/src/state/drafts.js';
 import { inbox, type InboxContext } from '../../web/src/state/inbox.js';
 import { MessageStore } from '../../web/src/state/messages.js';
-import { HOME, matches, narrowFromPath, narrowPath, parseSearch } from '../../web/src/state/narrow.js';
+import { channelNarrow, HOME, matches, narrowFromPath, narrowPath, parseSearch } from '../../web/src/state/narrow.js';
 import { pageFromHash, pageFromPath } from '../../web/src/state/pages.js';
 import { recentConversations } from '../../web/src/state/recent.js';
 import { mutePolicy, TopicPolicies, VisibilityPolicy } from '../../web/src/state/topic-policy.js';
 import type { Message } from '../../web/src/state/types.js';
 import { Unread, topicKey } from '../../web/src/state/unread.js';
+import { NarrowSwitch } from '../../web/src/state/narrow-switch.js';
+import { bump, newVersions, SCOPES, scopesOf } from '../../web/src/app/change-scope.js';
+import { effect } from '@preact/signals';
 
 const SELF = 10;
 
@@ -210,4 +213,97 @@ test('page addresses: paths and Zulip\'s hashes', async (t) => {
   t.equal(pageFromHash('#narrow/channel/3'), undefined, 'not a page');
   t.equal(pageFromHash(''), undefined);
   t.equal(narrowFromPath('/inbox'), undefined, 'a page is not a narrow');
+});
+
+test('change scopes: each event moves only the versions of what it changes, once per batch', async (t) => {
+  t.same([...scopesOf({ type: 'presence' })], ['presence'], 'presence: only the people list');
+  t.same([...scopesOf({ type: 'typing' })], ['typing'], 'typing: only the typing line');
+  t.ok(scopesOf({ type: 'message' }).includes('typing'), 'a message ends its sender\'s typing');
+  t.same([...scopesOf({ type: 'update_message_flags', flag: 'read' })], ['feed', 'unread'], 'a read mark: the rows and the counts');
+  t.same([...scopesOf({ type: 'update_message_flags', flag: 'starred' })], ['feed'], 'a star: the rows only');
+  t.same([...scopesOf({ type: 'subscription', op: 'peer_add' })], [], 'who is subscribed is not shown');
+  t.ok(scopesOf({ type: 'subscription', op: 'update' }).includes('unread'), 'muting a channel changes the counts');
+  t.same([...scopesOf({ type: 'drafts' })], ['drafts']);
+  t.same([...scopesOf({ type: 'something_new' })], [...SCOPES], 'an unknown event may change anything');
+  for (const type of ['message', 'update_message', 'delete_message']) t.ok(scopesOf({ type }).includes('feed') && scopesOf({ type }).includes('unread'), `${type}: the feed and the counts`);
+  t.notOk(scopesOf({ type: 'message' }).includes('people') || scopesOf({ type: 'message' }).includes('presence'), 'a message does not re-render the people list');
+
+  const versions = newVersions();
+  const seen: string[] = [];
+  const stop = effect(() => void seen.push(`feed ${versions.feed.value} unread ${versions.unread.value} people ${versions.people.value}`));
+  bump(versions, ['feed', 'unread', 'feed']);
+  bump(versions, []);
+  stop();
+  t.same(seen, ['feed 0 unread 0 people 0', 'feed 1 unread 1 people 0'], 'one notification per batch, each version once, others untouched');
+});
+
+test('flags say whether they changed anything: the server\'s echo of a read mark made here changes nothing', async (t) => {
+  const store = new MessageStore(SELF);
+  store.addPage(channelNarrow(1), { messages: [channelMessage(3, 1, 'a'), channelMessage(4, 1, 'a')], found_oldest: true, found_newest: true }, 'around');
+  const unread = new Unread(SELF);
+  unread.add(channelMessage(3, 1, 'a'), []);
+  unread.add(channelMessage(4, 1, 'a'), []);
+  t.equal(store.flag('add', 'read', [3, 4]), 2, 'two messages marked read');
+  t.equal(unread.remove([3, 4]), 2, 'two fewer unread');
+  t.equal(store.flag('add', 'read', [3, 4]), 0, 'the echo: no message changed');
+  t.equal(unread.remove([3, 4]), 0, 'and no count');
+  t.equal(store.flag('add', 'read', [99]), 0, 'a message not loaded');
+  t.equal(store.flag('remove', 'read', [3]), 1, 'marked unread again');
+  t.equal(store.flag('add', 'starred', [], true), 2, 'all messages starred');
+});
+
+test('a switch shows its narrow with its first page, or after a while without it; the last one asked wins', async (t) => {
+  let now = 0;
+  let timers: { at: number; work: () => void; id: number }[] = [];
+  let ids = 0;
+  const clock = {
+    setTimeout: (work: () => void, ms: number) => (timers.push({ at: now + ms, work, id: ++ids }), ids),
+    clearTimeout: (id: unknown) => void (timers = timers.filter((x) => x.id !== id)),
+  };
+  const advance = (ms: number) => {
+    now += ms;
+    for (const due of timers.filter((x) => x.at <= now)) (timers = timers.filter((x) => x !== due), due.work());
+  };
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  const shown: string[] = [];
+  const then: string[] = [];
+  const switcher = new NarrowSwitch<string>((n) => shown.push(n), 100, clock);
+
+  switcher.go('loaded', undefined, () => then.push('loaded'));
+  t.same(shown, ['loaded'], 'a narrow already loaded is shown at once');
+  t.same(then, ['loaded'], 'with what goes with it');
+  t.equal(switcher.waiting, undefined, 'nothing waits');
+
+  let arrive!: () => void;
+  switcher.go('fetched', new Promise<void>((resolve) => (arrive = resolve)), () => then.push('fetched'));
+  advance(50);
+  await settle();
+  t.same(shown, ['loaded'], 'nothing changes while its page is on its way');
+  t.equal(switcher.waiting, 'fetched', 'the narrow waiting for its page');
+  arrive();
+  await settle();
+  t.same(shown, ['loaded', 'fetched'], 'shown when its page is here');
+  advance(100);
+  t.same(shown, ['loaded', 'fetched'], 'and not again when the wait ends');
+
+  switcher.go('slow', new Promise<void>(() => {}));
+  advance(99);
+  t.same(shown.length, 2);
+  advance(1);
+  t.same(shown, ['loaded', 'fetched', 'slow'], 'a slow page: the narrow is shown after the wait, without it');
+
+  let failA!: (e: Error) => void;
+  let arriveB!: () => void;
+  switcher.go('a', new Promise<void>((_, reject) => (failA = reject)));
+  switcher.go('b', new Promise<void>((resolve) => (arriveB = resolve)));
+  failA(new Error('gone'));
+  await settle();
+  advance(100);
+  t.same(shown.slice(3), ['b'], 'a switch asked meanwhile wins: the first is never shown (its wait ended with the second\'s)');
+  arriveB();
+  await settle();
+  t.same(shown.slice(3), ['b'], 'shown once');
+  switcher.go('c', Promise.reject(new Error('refused')));
+  await settle();
+  t.same(shown.slice(4), ['c'], 'a failed page still shows its narrow (with the error)');
 });

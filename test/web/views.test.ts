@@ -177,6 +177,8 @@ async function muting(t: Test, c: Views): Promise<void> {
   await A.locator('nav.sidebar .topics li.muted', { hasText: 'gossip' }).waitFor(WAIT);
   t.equal(await A.locator('nav.sidebar .topics li.muted', { hasText: 'plans' }).count(), 0, 'only that topic is dimmed');
   await side('Combined feed').click();
+  // A switch shows its narrow once the page is fetched (Verona's messages stay until then).
+  await A.locator('h1.narrow-title', { hasText: 'Combined feed' }).waitFor(WAIT);
   await A.locator('article.message', { hasText: 'plan-alpha' }).waitFor(WAIT);
   t.equal(await A.locator('article.message', { hasText: 'rumour-one' }).count(), 0, 'the muted topic is not in the combined feed');
   await say('Verona', 'gossip', 'rumour-two');

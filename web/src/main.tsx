@@ -44,12 +44,12 @@ function Root() {
     return () => next.stop();
   }, [credentials]);
 
-  // The theme follows the settings through an effect, not a read in this render: reading `revision`
-  // here re-rendered the whole page on every change.
+  // The theme follows the settings through an effect, not a read in this render (which would
+  // re-render the whole page when a setting changes).
   useEffect(() => {
     if (!app) return applyTheme(app);
     return effect(() => {
-      app.revision.value;
+      app.watch('settings');
       applyTheme(app);
     });
   }, [app]);

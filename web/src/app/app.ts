@@ -1,8 +1,9 @@
 /**
  * The signed-in client: the server's state as registered, message lists, unread counts, the
- * current narrow, and what the person does (send, edit, react, mark read). Views read `revision`
- * to re-render when anything here changes; the feed and the direct message list also read
- * `pages`, which a fetched page bumps alone (a switch re-renders the feed, not the whole page).
+ * current narrow, and what the person does (send, edit, react, mark read). Each part of this state
+ * has a version signal (change-scope.ts): views read the versions of what they show (`watch`), and
+ * a change moves only the versions of what it changed (a fetched page re-renders the feed, a read
+ * mark the feed and the counts, not the whole page).
  */
 import { batch, signal } from '@preact/signals';
 import { Api, ApiFailure, saveSession, type Credentials } from '../api/client.js';
@@ -20,12 +21,16 @@ import { catchUp, newestPage, prefetchFirstPage, type FirstPage } from './first-
 import { namesIn, type SeenNames } from '../state/seen-names.js';
 import { channelsOf, REGISTER_PARAMS } from './register-params.js';
 import { whenIdle } from './idle.js';
-import { countsKey, QUIET_EVENTS, ROW_CONTEXT_EVENTS } from './change-scope.js';
+import { NarrowSwitch } from '../state/narrow-switch.js';
+import { ReadMarks } from './read-marks.js';
+import { bump, countsKey, newVersions, ROW_CONTEXT_EVENTS, SCOPES, scopesOf, type Scope } from './change-scope.js';
 
 export const PAGE_SIZE = 100;
 /** When the emoji data loads unless asked for sooner (after the first screen and the first clicks). */
 const EMOJI_AFTER_MS = 3000;
 const PRESENCE_EVERY_MS = 60_000;
+/** How long a switch waits for its page before the narrow is shown without it ("Loading…"). */
+const SWITCH_WAITS_MS = 100;
 
 export interface RealmInfo {
   name: string;
@@ -35,21 +40,11 @@ export interface RealmInfo {
   maxFileUploadMb: number;
 }
 
-export interface Typist {
-  userId: number;
-  key: string;
-  until: number;
-}
-
 export class App {
   readonly api: Api;
   readonly selfId: number;
-  /** Bumped on every change to the state below; views subscribe by reading it. */
-  readonly revision = signal(0);
-  /** Bumped when a fetched page is added to a message list (and by every change): what the feed and the DM list read besides `revision`. */
-  readonly pages = signal(0);
-  /** Bumped by a batch of events that holds only presence and typing: the people list and the typing line read it, the feed does not. */
-  readonly activity = signal(0);
+  /** One version per part of the state below, moved when that part changes; views read them through `watch`. */
+  readonly versions = newVersions();
   /**
    * Moves when something a feed row shows besides its message changes: names, roles, channels,
    * topic policies, custom emoji (a registration, or such an event). Memoised rows compare it.
@@ -57,8 +52,6 @@ export class App {
   rowContext = 0;
   /** The emoji data (picker, autocompletion): loaded after the start or when first needed. */
   readonly emoji = new EmojiLoader();
-  /** Bumped when a channel's topics arrive: only the sidebar's channel list reads it. */
-  readonly topicsArrived = signal(0);
   readonly status = signal<'loading' | 'connected' | 'reconnecting' | 'failed'>('loading');
   readonly error = signal('');
   readonly narrow = signal<Narrow>(HOME);
@@ -75,7 +68,8 @@ export class App {
   topics = new Map<number, { name: string; max_id: number }[]>();
   realm: RealmInfo = { name: 'Parley', description: '', emoji: {}, maxFileUploadMb: 25 };
   presence = new Map<number, number>();
-  typing: Typist[] = [];
+  /** Who is typing where (a conversation key, as state/feed.ts makes them), until when. */
+  typing: { userId: number; key: string; until: number }[] = [];
   userSettings: Record<string, unknown> = {};
   topicPolicies = new TopicPolicies();
   drafts: Draft[] = [];
@@ -84,16 +78,17 @@ export class App {
   queue: EventQueue;
   /** Notifies (browser notifications) for new messages; set by the notifier. */
   onMessage: ((message: Message, flags: readonly string[]) => void) | undefined;
-  private pendingRead = new Set<number>();
+  private readonly readMarks = new ReadMarks(this);
   private mutingChangedSince = false;
-  /** Narrows whose first page is being fetched (not asked twice). */
-  private readonly inFlight = new Set<string>();
+  /** Narrows whose first page is being fetched (not asked twice), with when it is here. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Switches to a narrow show it with its first page (state/narrow-switch.ts). */
+  private readonly switcher = new NarrowSwitch<Narrow>((narrow) => this.show(narrow), SWITCH_WAITS_MS);
   private readonly topicsInFlight = new Set<number>();
   /** Settles when the newest page asked for by `load` is here (or failed). */
   private pageAsked: Promise<void> = Promise.resolve();
   private presenceTimer: ReturnType<typeof setInterval> | undefined;
   private countsCache: { key: string; counts: UnreadCounts } | undefined;
-  private readTimer: ReturnType<typeof setTimeout> | undefined;
   /** The first screen's page, asked for alongside the first registration. */
   private firstPage: FirstPage | undefined;
   /** Names read from the first page's messages: shown until the registration brings the real lists. */
@@ -141,16 +136,14 @@ export class App {
     this.api.post('/users/me/presence', { status, slim_presence: true }).catch(() => {});
   }
 
-  changed(): void {
-    batch(() => {
-      this.revision.value++;
-      this.pages.value++;
-    });
+  /** What a view calls in its render to re-render when these parts of the state change (and only then). */
+  watch(...scopes: Scope[]): void {
+    for (const scope of scopes) void this.versions[scope].value;
   }
 
-  /** A fetched page went into a message list: only what shows message lists re-renders. */
-  pagesChanged(): void {
-    this.pages.value++;
+  /** These parts of the state changed (all of them when none is named): the views that show them re-render, once. */
+  changed(...scopes: Scope[]): void {
+    bump(this.versions, scopes.length ? scopes : SCOPES);
   }
 
   /**
@@ -219,7 +212,7 @@ export class App {
   private async showFirstPage(first: FirstPage): Promise<void> {
     const store = this.messages;
     const key = narrowKey(first.narrow);
-    this.inFlight.add(key);
+    this.inFlight.set(key, first.page.then(() => {}, () => {}));
     let page: FetchedPage | undefined;
     try {
       page = await first.page;
@@ -233,7 +226,7 @@ export class App {
     this.namesSeen = namesIn(page, this.namesSeen);
     this.rowContext++;
     store.addPage(first.narrow, page, 'around');
-    this.pagesChanged();
+    this.changed('feed');
   }
 
   /** Once registered: the messages after the first page's newest, if one arrived between the two snapshots. */
@@ -249,23 +242,23 @@ export class App {
       // Usually nothing (max_message_id is the newest anywhere, not in this narrow): no re-render then.
       if (!newer.messages.length) return;
       store.addPage(first.narrow, newer, 'newer');
-      this.pagesChanged();
+      this.changed('feed');
     } catch {
       await this.load(first.narrow, true);
     }
   }
 
   private applyEvents(events: ServerEvent[]): void {
-    for (const event of events) applyEvent(this, event);
+    const scopes = new Set<Scope>();
+    // An event that changed nothing (the server's read flags for messages marked read here) re-renders nothing.
+    for (const event of events) if (applyEvent(this, event)) for (const scope of scopesOf(event)) scopes.add(scope);
     if (events.some((e) => ROW_CONTEXT_EVENTS.has(e.type))) this.rowContext++;
-    // Presence and typing change only what shows them (the queue leaves heartbeats out).
-    if (events.every((e) => QUIET_EVENTS.has(e.type))) return void this.activity.value++;
     // A list forgotten because muting changed (the combined feed) is fetched again if shown.
     if (this.mutingChangedSince) {
       this.mutingChangedSince = false;
       if (!this.messages.list(this.narrow.value)) void this.load(this.narrow.value, false);
     }
-    this.changed();
+    if (scopes.size) this.changed(...scopes);
   }
 
   user(id: number): User | undefined {
@@ -315,32 +308,50 @@ export class App {
     return role !== undefined && role <= 200;
   }
 
-  /** Shows a narrow; its first page is fetched unless it is loaded already. */
-  go(narrow: Narrow): void {
-    if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
-    // The page is asked for first, before anything renders; the narrow signal re-renders what shows it.
-    if (!this.messages.list(narrow)) void this.load(narrow, false);
-    this.narrow.value = narrow;
+  /**
+   * Shows a narrow, with its first page when that is fetched first (not loaded already): nothing
+   * re-renders until it is here or a moment has passed. `then` runs as it is shown.
+   */
+  go(narrow: Narrow, then?: () => void): void {
+    this.switcher.go(narrow, this.messages.list(narrow) ? undefined : this.load(narrow, false), then);
   }
 
-  /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does). */
-  async load(narrow: Narrow, refresh: boolean, size = PAGE_SIZE): Promise<void> {
-    if (!this.registration) return;
+  private show(narrow: Narrow): void {
+    batch(() => {
+      if (narrowKey(narrow) !== narrowKey(this.narrow.value)) this.selected.value = undefined;
+      this.narrow.value = narrow;
+      // With the page it waited for (fetchNewest): the feed being left is not drawn again first.
+      this.changed('feed');
+    });
+  }
+
+  /** The newest page of a narrow (anchored on the first unread when there is one, as Zulip does); settles when it is here. */
+  load(narrow: Narrow, refresh: boolean, size = PAGE_SIZE): Promise<void> {
+    if (!this.registration) return Promise.resolve();
     const key = narrowKey(narrow);
-    if (!refresh && (this.messages.list(narrow) || this.inFlight.has(key))) return;
-    this.inFlight.add(key);
+    const asked = this.inFlight.get(key);
+    if (!refresh && asked) return asked;
+    if (!refresh && this.messages.list(narrow)) return Promise.resolve();
+    const fetched = this.fetchNewest(narrow, key, size);
+    this.inFlight.set(key, fetched);
+    return fetched;
+  }
+
+  private async fetchNewest(narrow: Narrow, key: string, size: number): Promise<void> {
     this.loading.value = true;
     try {
       const asked = newestPage(this.api, narrow, size);
       this.pageAsked = asked.then(() => {}, () => {});
       const page = await asked;
       this.messages.addPage(narrow, page, 'around');
-      this.pagesChanged();
+      const waiting = this.switcher.waiting;
+      if (!waiting || narrowKey(waiting) !== key) this.changed('feed');
     } catch (error) {
       this.fail(error);
     } finally {
       this.inFlight.delete(key);
-      if (key === narrowKey(this.narrow.value)) this.loading.value = false;
+      // Not only the narrow shown: a switch shows its narrow once this page is here.
+      if (this.inFlight.size === 0) this.loading.value = false;
     }
   }
 
@@ -356,7 +367,7 @@ export class App {
         anchor: oldest, include_anchor: false, num_before: PAGE_SIZE, num_after: 0, narrow: apiNarrow(narrow), apply_markdown: true, client_gravatar: true,
       });
       this.messages.addPage(narrow, page, 'older');
-      this.pagesChanged();
+      this.changed('feed');
     } catch (error) {
       this.fail(error);
     } finally {
@@ -364,20 +375,9 @@ export class App {
     }
   }
 
-  /** Messages seen on screen become read, in batches (as Zulip's client does). */
+  /** Messages seen on screen become read, in batches (read-marks.ts). */
   markSeen(ids: readonly number[]): void {
-    for (const id of this.unread.unreadAmong(ids)) this.pendingRead.add(id);
-    if (this.pendingRead.size === 0 || this.readTimer) return;
-    this.readTimer = setTimeout(() => {
-      this.readTimer = undefined;
-      const batchIds = [...this.pendingRead];
-      this.pendingRead.clear();
-      // Shown at once; the event that follows confirms it.
-      this.unread.remove(batchIds);
-      this.messages.flag('add', 'read', batchIds);
-      this.changed();
-      this.api.post('/messages/flags', { messages: batchIds, op: 'add', flag: 'read' }).catch((e) => this.fail(e));
-    }, 150);
+    this.readMarks.seen(ids);
   }
 
   /** A channel's topics (newest first); asked once at a time (the sidebar asks on each render until they are here). */
@@ -390,7 +390,7 @@ export class App {
       await this.pageAsked;
       const answer = await this.api.get<{ topics: { name: string; max_id: number }[] }>(`/users/me/${streamId}/topics`);
       this.topics.set(streamId, answer.topics);
-      this.topicsArrived.value++;
+      this.changed('topics');
     } catch (error) {
       this.fail(error);
     } finally {

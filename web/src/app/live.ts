@@ -7,7 +7,13 @@ import { applyDraftsEvent, applyScheduledEvent } from '../state/drafts.js';
 
 const TYPING_MS = 15_000;
 
-export function applyEvent(app: App, event: ServerEvent): void {
+/** Applies an event; false when it changed nothing (then nothing re-renders for it). */
+export function applyEvent(app: App, event: ServerEvent): boolean {
+  apply(app, event);
+  return event.type !== 'update_message_flags' || flags(app, event);
+}
+
+function apply(app: App, event: ServerEvent): void {
   switch (event.type) {
     case 'message': {
       const message = event.message as Message;
@@ -37,9 +43,6 @@ export function applyEvent(app: App, event: ServerEvent): void {
     }
     case 'reaction':
       app.messages.react(event.op as 'add' | 'remove', event.message_id as number, event as unknown as Reaction);
-      return;
-    case 'update_message_flags':
-      flags(app, event);
       return;
     case 'typing':
       typing(app, event);
@@ -99,15 +102,16 @@ function bumpTopic(app: App, streamId: number, topic: string, id: number): void 
   app.topics.set(streamId, [{ name: topic, max_id: id }, ...rest]);
 }
 
-function flags(app: App, event: ServerEvent): void {
+/** Flags changed; false when every message already had them as the event says (the server's answer to this client's own read marks). */
+function flags(app: App, event: ServerEvent): boolean {
   const op = event.op as 'add' | 'remove';
   const flag = event.flag as string;
   const ids = (event.messages as number[]) ?? [];
   const all = Boolean(event.all);
-  app.messages.flag(op, flag, ids, all);
-  if (flag !== 'read') return;
+  const changed = app.messages.flag(op, flag, ids, all);
+  if (flag !== 'read') return changed > 0;
   if (op === 'add' && all) app.unread.removeAll();
-  else if (op === 'add') app.unread.remove(ids);
+  else if (op === 'add') return app.unread.remove(ids) + changed > 0;
   else {
     const details = event.message_details as Record<string, { type: string; stream_id?: number; topic?: string; user_ids?: number[]; mentioned?: boolean }> | undefined;
     for (const id of ids) {
@@ -120,6 +124,7 @@ function flags(app: App, event: ServerEvent): void {
       }
     }
   }
+  return true;
 }
 
 function typing(app: App, event: ServerEvent): void {

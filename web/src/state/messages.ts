@@ -180,23 +180,26 @@ export class MessageStore {
     this.byId.set(messageId, { ...m, reactions: op === 'add' ? [...others, reaction] : others });
   }
 
-  /** Flags changed (the user's own, on any of their devices); `all` covers every message known. */
-  flag(op: 'add' | 'remove', flag: string, ids: readonly number[], all = false): void {
+  /** Flags changed (the user's own, on any of their devices); `all` covers every message known. How many messages changed. */
+  flag(op: 'add' | 'remove', flag: string, ids: readonly number[], all = false): number {
     const targets = all ? [...this.byId.keys()] : ids;
+    let changed = 0;
     for (const id of targets) {
       const m = this.byId.get(id);
       if (!m) continue;
       const has = m.flags.includes(flag);
       if (op === 'add' && !has) this.byId.set(id, { ...m, flags: [...m.flags, flag] });
       if (op === 'remove' && has) this.byId.set(id, { ...m, flags: m.flags.filter((f) => f !== flag) });
+      if (has !== (op === 'add')) changed++;
     }
     // A list of starred (or unread) messages follows the flag when its newest end is loaded.
-    if (flag !== 'starred' || all) return;
+    if (flag !== 'starred' || all) return changed;
     for (const list of this.lists.values()) {
       if (!list.narrow.some((t) => t.operator === 'is' && t.operand === 'starred')) continue;
       const keep = ids.filter((id) => this.byId.has(id) && matches(list.narrow, this.byId.get(id)!, this.selfId, this.muted));
       list.ids = mergeSorted(list.ids.filter((id) => !ids.includes(id)), keep);
     }
+    return changed;
   }
 
   messagesOf(list: MessageList): Message[] {

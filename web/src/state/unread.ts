@@ -55,14 +55,16 @@ export class Unread {
     if (flags.some((f) => MENTION_FLAGS.includes(f))) this.mentions.add(message.id);
   }
 
-  /** Read (or deleted): no longer counted. */
-  remove(ids: readonly number[]): void {
+  /** Read (or deleted): no longer counted. How many were unread. */
+  remove(ids: readonly number[]): number {
+    const before = this.changes;
     for (const id of ids) {
       // Only a real change counts: the server's read event for messages already marked read here
       // then leaves the cached counts alone.
       if (this.places.delete(id)) this.changes++;
       this.mentions.delete(id);
     }
+    return this.changes - before;
   }
 
   removeAll(): void {

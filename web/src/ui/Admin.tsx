@@ -5,7 +5,7 @@ import type { App } from '../app/app.js';
 const ROLES: [number, string][] = [[100, 'Owner'], [200, 'Administrator'], [300, 'Moderator'], [400, 'Member'], [600, 'Guest']];
 
 export function Admin({ app }: { app: App }) {
-  app.revision.value;
+  app.watch('people', 'settings', 'channels');
   const [name, setName] = useState(app.realm.name);
   const [description, setDescription] = useState(app.realm.description);
   useEffect(() => (setName(app.realm.name), setDescription(app.realm.description)), [app.realm]);

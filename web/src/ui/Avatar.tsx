@@ -4,14 +4,23 @@ import type { App } from '../app/app.js';
 import { avatarSource } from '../state/gravatar.js';
 
 const ACTIVE_SECONDS = 140;
+/**
+ * Avatars that failed to load, for the page's life: a row drawn later (a switch, a scroll) shows
+ * the initial at once, without asking again and drawing itself twice when the error comes.
+ */
+const failed = new Set<string>();
 
 export function Avatar({ app, userId, url, email, name }: { app: App; userId: number; url?: string | null; email?: string; name: string }) {
   const src = avatarSource(url, app.user(userId), email);
   // An avatar that cannot load (an external service out of reach) falls back to the initial.
   const [broken, setBroken] = useState(false);
+  const fail = () => {
+    if (src) failed.add(src);
+    setBroken(true);
+  };
   return (
     <span class="avatar" aria-hidden="true">
-      {src && !broken ? <img src={src} alt="" loading="lazy" onError={() => setBroken(true)} /> : <span class="initial">{name.slice(0, 1).toUpperCase()}</span>}
+      {src && !broken && !failed.has(src) ? <img src={src} alt="" loading="lazy" onError={fail} /> : <span class="initial">{name.slice(0, 1).toUpperCase()}</span>}
     </span>
   );
 }

@@ -6,6 +6,7 @@ import { applyCandidate, channelSyntax, mentionSyntax, rank, tokenAt, type Candi
 import { compose } from './compose-state.js';
 import { emojiChoices } from './EmojiPicker.js';
 import { saveDraft, dropDraft } from '../app/drafts.js';
+import type { Subscription } from '../state/types.js';
 
 const TYPING_EVERY_MS = 10_000;
 
@@ -33,7 +34,8 @@ function candidates(app: App, text: string, caret: number): { list: Candidate[];
 }
 
 export function Compose({ app }: { app: App }) {
-  app.revision.value;
+  // No part of the app's state: the destination and the text are the compose box's own signals
+  // (compose-state.ts), and autocompletion reads the people and channels as the person types.
   const area = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState(0);
   const [chosen, setChosen] = useState(0);
@@ -179,8 +181,8 @@ async function uploadFiles(app: App, files: FileList | File[], count: (change: (
 
 /** Where the message goes: a channel and topic, or people. */
 function ComposeTo({ app }: { app: App }) {
-  app.revision.value;
-  const subs = [...app.subscriptions.values()].sort((a, b) => a.name.localeCompare(b.name));
+  app.watch('channels');
+  const subs = sortedChannels(app);
   return (
     <div class="compose-to">
         <select aria-label="Message type" value={compose.mode.value} onChange={(e) => (compose.mode.value = e.currentTarget.value as 'channel' | 'dm')}>
@@ -214,10 +216,22 @@ function Menu({ list, chosen, onChoose }: { list: Candidate[]; chosen: number; o
   );
 }
 
+const byName = new Intl.Collator();
+const sorted = new WeakMap<App, { version: number; subs: Subscription[] }>();
+
+/** The subscribed channels by name, sorted again only when they changed (a switch moves the destination, not the list). */
+function sortedChannels(app: App): Subscription[] {
+  const version = app.versions.channels.peek();
+  const known = sorted.get(app);
+  if (known?.version === version && known.subs.length === app.subscriptions.size) return known.subs;
+  const subs = [...app.subscriptions.values()].sort((a, b) => byName.compare(a.name, b.name));
+  sorted.set(app, { version, subs });
+  return subs;
+}
+
 /** Direct message recipients: chosen people as chips, more added by name or email. */
 function Recipients({ app }: { app: App }) {
-  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
-  app.revision.value;
+  app.watch('people');
   const [query, setQuery] = useState('');
   const matches = query ? rank([...app.users.values()].filter((u) => u.is_active !== false && !compose.dmTo.value.includes(u.user_id)), query, (u) => u.full_name, 6) : [];
   const add = (id: number) => {

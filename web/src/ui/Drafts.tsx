@@ -7,7 +7,7 @@ import { HOME, type Narrow } from '../state/narrow.js';
 import { restoreDraft } from './compose-state.js';
 
 export function Drafts({ app, onNavigate }: { app: App; onNavigate: (to: Narrow) => void }) {
-  app.revision.value;
+  app.watch('drafts', 'channels', 'people');
   useEffect(() => void refreshDrafts(app), [app]);
   return (
     <section class="page saved-page drafts" aria-labelledby="drafts-title">

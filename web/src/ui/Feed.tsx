@@ -102,18 +102,27 @@ export function Feed({ app, onReply }: { app: App; onReply: (messageId: number) 
  */
 function useFeedRows(app: App, list: MessageList | undefined): FeedRow[] {
   const kept = useRef(new Map<string, FeedRow>());
-  // Read in the feed's render: any change re-renders it, and so does a fetched page (which bumps
-  // only `pages`: the rest of the page is not re-rendered).
-  return useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, app.revision.value, app.pages.value]);
+  // Read in the feed's render: a change to the messages or to what rows show re-renders the feed
+  // (and the rows it touches), nothing else does.
+  const feed = app.versions.feed.value;
+  // The rows' unread marks (a read mark moves both versions; this says so here too).
+  app.watch('unread');
+  return useMemo(() => reuseRows(kept.current, list ? feedRows(app.messages.messagesOf(list), app.selfId) : []), [list, list?.ids, feed]);
 }
+
+/** The feed's size as last seen: every narrow's feed has the same box. */
+let lastRect: { width: number; height: number } = { width: 0, height: 0 };
 
 /**
  * The virtualizer over the rows. A narrow opens at its newest messages (`opening`): its first rows
  * drawn are those (from the estimated sizes), not the oldest ones followed by a second render once
- * the feed's layout effect has scrolled to the bottom (that render cost as much as the first).
+ * the feed's layout effect has scrolled to the bottom (that render cost as much as the first). The
+ * new feed starts with the size of the one before it: started at zero, it drew a few rows, measured
+ * its box, and rendered again to fill it.
  */
 function useRowVirtualizer(rows: FeedRow[], scroller: { current: HTMLDivElement | null }, opening: boolean): Virtualizer<HTMLDivElement, Element> {
   const virtualizer = useVirtualizer({
+    initialRect: lastRect,
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_PX : rows[i]?.kind === 'message' && rows[i].continued ? 28 : 56),
@@ -121,7 +130,8 @@ function useRowVirtualizer(rows: FeedRow[], scroller: { current: HTMLDivElement 
     overscan: 8,
     measureElement: measureRow,
   });
-  if (opening && rows.length) virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? 0));
+  if (virtualizer.scrollRect) lastRect = virtualizer.scrollRect;
+  if (opening && rows.length) virtualizer.scrollOffset = Math.max(0, virtualizer.getTotalSize() - (virtualizer.scrollRect?.height ?? lastRect.height));
   return virtualizer;
 }
 

@@ -6,7 +6,7 @@ import { channelNarrow, dmNarrow, narrowPath, type Narrow } from '../state/narro
 import { Lock } from './Avatar.js';
 
 export function Inbox({ app, onNavigate }: { app: App; onNavigate: (to: Narrow) => void }) {
-  app.revision.value;
+  app.watch('unread', 'channels', 'people');
   const [filter, setFilter] = useState('');
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
   const data = inbox(app.unread.conversations(), {

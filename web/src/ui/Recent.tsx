@@ -13,9 +13,8 @@ const FETCH = 400;
 const SHOWN_PEOPLE = 3;
 
 export function Recent({ app, onNavigate }: { app: App; onNavigate: (to: Narrow) => void }) {
-  app.revision.value;
-  // Built from the loaded messages: a fetched page (which bumps `pages` alone) re-renders it too.
-  app.pages.value;
+  // Built from the loaded messages, with their unread counts and names.
+  app.watch('feed', 'unread', 'channels', 'people');
   const [filter, setFilter] = useState<RecentFilter>({});
   useEffect(() => void app.load(ALL, false, FETCH), [app.registration]);
   const counts = app.counts();

@@ -6,7 +6,7 @@ import { destinationOf, localInputValue, type ScheduledMessage } from '../state/
 import { sanitize } from './sanitize.js';
 
 export function Scheduled({ app }: { app: App }) {
-  app.revision.value;
+  app.watch('drafts', 'channels', 'people');
   const [editing, setEditing] = useState<number | undefined>(undefined);
   useEffect(() => void refreshScheduled(app), [app]);
   return (

@@ -4,7 +4,7 @@ import type { App } from '../app/app.js';
 import { askNotificationPermission } from '../app/notify.js';
 
 export function Settings({ app }: { app: App }) {
-  app.revision.value;
+  app.watch('settings', 'people');
   const me = app.user(app.selfId);
   const [name, setName] = useState(me?.full_name ?? '');
   useEffect(() => setName(me?.full_name ?? ''), [me?.full_name]);
@@ -63,8 +63,7 @@ export function Settings({ app }: { app: App }) {
 }
 
 function Subscriptions({ app }: { app: App }) {
-  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
-  app.revision.value;
+  app.watch('channels');
   const [newName, setNewName] = useState('');
   const property = (streamId: number, name: string, value: unknown) =>
     app.api.post('/users/me/subscriptions/properties', { subscription_data: [{ stream_id: streamId, property: name, value }] }).catch((e) => app.fail(e));

@@ -5,6 +5,8 @@ import { narrowFromPath, narrowPath, term, type Narrow } from '../state/narrow.j
 import { conversationKey } from '../state/feed.js';
 import { isPage, pageFromHash, pageFromPath, type Page } from '../state/pages.js';
 import { Compose } from './Compose.js';
+import { memo } from './memo.js';
+import { whenIdle } from '../app/idle.js';
 import { composeFromNarrow, replyTo } from './compose-state.js';
 import { Feed } from './Feed.js';
 import { SearchBar, placeName } from './SearchBar.js';
@@ -29,7 +31,8 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
   viewRef.current = view;
   const [menuOpen, setMenuOpen] = useState(false);
   const search = useRef<HTMLInputElement>(null);
-  app.revision.value;
+  // Not the narrow: a switch re-renders what shows it (the sidebar, the main column, the search box), not the shell.
+  app.watch('settings');
 
   // One function for the page's life: the sidebar and the feed, whose props then do not change, are
   // not re-rendered when the shell is (a switch re-renders what shows the narrow, not everything).
@@ -40,11 +43,15 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
       if (push && location.pathname !== `/${to}`) history.pushState(null, '', `/${to}`);
       return;
     }
-    setView('feed');
-    app.go(to);
-    composeFromNarrow(to);
-    // The address changes after the page is asked for and drawn: pushState costs milliseconds of the click.
-    if (push) setTimeout(() => location.pathname !== narrowPath(to) && history.pushState(null, '', narrowPath(to)));
+    // The view, the narrow and the compose box's destination change together, when the narrow's
+    // first page is here (App.go: one render). The address changes once the page is idle:
+    // pushState takes milliseconds, and spent before the answer was handled they delayed the messages.
+    app.go(to, () => {
+      setView('feed');
+      composeFromNarrow(to);
+      const path = narrowPath(to);
+      if (push) whenIdle(() => viewRef.current === 'feed' && narrowPath(app.narrow.value) === path && location.pathname !== path && history.pushState(null, '', path), 500);
+    });
   }, [app]);
 
   useAddresses(navigate);
@@ -63,11 +70,6 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
     return () => document.removeEventListener('keydown', onKey);
   }, [app]);
 
-  const narrow = app.narrow.value;
-  const place = view === 'feed' ? placeName(app, narrow) : TITLES[view];
-  useEffect(() => {
-    document.title = documentTitle(app.counts().total, place, app.realm.name);
-  });
   return (
     <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
       <header class="topbar">
@@ -83,9 +85,7 @@ export function Shell({ app, onSignOut }: { app: App; onSignOut: () => void }) {
         <button type="button" class="sign-out" onClick={onSignOut}>Sign out</button>
       </header>
       <Sidebar app={app} onNavigate={navigate} view={view} />
-      <main class="main" aria-label={place}>
-        <MainView app={app} view={view} place={place} navigate={navigate} />
-      </main>
+      <MainView app={app} view={view} navigate={navigate} />
     </div>
   );
 }
@@ -116,11 +116,32 @@ function useAddresses(navigate: Navigate): void {
   }, []);
 }
 
-/** The main column: the feed with who is typing and the compose box, or one of the pages. */
-function MainView({ app, view, place, navigate }: { app: App; view: View; place: string; navigate: Navigate }) {
-  app.revision.value;
-  const onReply = useCallback((id: number) => void replyTo(app, id, true), [app]);
+/** The main column (named after the place shown, as is the tab): the feed with who is typing and the compose box, or one of the pages. */
+function MainView({ app, view, navigate }: { app: App; view: View; navigate: Navigate }) {
   const narrow = app.narrow.value;
+  // The heading names channels and people.
+  app.watch('channels', 'people');
+  const place = view === 'feed' ? placeName(app, narrow) : TITLES[view];
+  return (
+    <main class="main" aria-label={place}>
+      <Title app={app} place={place} />
+      <Pane app={app} view={view} place={place} narrow={narrow} navigate={navigate} />
+    </main>
+  );
+}
+
+/** The tab's title: unread count, place, organization. */
+function Title({ app, place }: { app: App; place: string }) {
+  app.watch('unread', 'settings');
+  const total = app.counts().total;
+  useEffect(() => {
+    document.title = documentTitle(total, place, app.realm.name);
+  }, [total, place, app.realm.name]);
+  return null;
+}
+
+function Pane({ app, view, place, narrow, navigate }: { app: App; view: View; place: string; narrow: Narrow; navigate: Navigate }) {
+  const onReply = useCallback((id: number) => void replyTo(app, id, true), [app]);
   switch (view) {
     case 'feed':
       return (
@@ -128,7 +149,7 @@ function MainView({ app, view, place, navigate }: { app: App; view: View; place:
           <h1 class="narrow-title">{place}</h1>
           <Feed key={narrowPath(narrow)} app={app} onReply={onReply} />
           <Typing app={app} />
-          <Compose app={app} />
+          <ComposeBox app={app} />
         </>
       );
     case 'inbox':
@@ -146,10 +167,12 @@ function MainView({ app, view, place, navigate }: { app: App; view: View; place:
   }
 }
 
+/** The compose box renders for its own state and signals, not each time the main column does (a switch). */
+const ComposeBox = memo(Compose);
+
 /** Who is typing in the conversation shown: re-rendered by typing events alone, without the feed. */
 function Typing({ app }: { app: App }) {
-  app.revision.value;
-  app.activity.value;
+  app.watch('typing', 'people');
   const narrow = app.narrow.value;
   const typing = app.typing.filter((t) => t.until > Date.now() && isCurrentConversation(app, narrow, t.key));
   return <div class="typing" aria-live="polite">{typing.length > 0 && `${typing.map((t) => app.userName(t.userId)).join(', ')} ${typing.length > 1 ? 'are' : 'is'} typing…`}</div>;

@@ -7,6 +7,8 @@ import { dmKey } from '../state/types.js';
 import { RecentDmsMemo, type RecentConversation } from '../state/recent-dms.js';
 import { topicKey } from '../state/unread.js';
 import { Lock, PresenceDot } from './Avatar.js';
+import { memo } from './memo.js';
+import type { Subscription } from '../state/types.js';
 
 function Count({ n, label }: { n: number | undefined; label: string }) {
   return n ? <span class="count" aria-label={`${n} unread ${label}`}>{n}</span> : null;
@@ -19,10 +21,13 @@ interface Here {
 }
 
 function navLink(here: Here, narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls = '', name?: string) {
-  const current = narrowKey(narrow) === here.currentKey;
+  return link(narrowKey(narrow) === here.currentKey, here.onNavigate, narrow, label, extra, cls, name);
+}
+
+function link(current: boolean, onNavigate: (to: Narrow | Page) => void, narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls = '', name?: string) {
   return (
     <a href={narrowPath(narrow)} data-name={name} class={`nav-link ${cls}${current ? ' current' : ''}`} aria-current={current ? 'page' : undefined}
-      onClick={(e) => (e.preventDefault(), here.onNavigate(narrow))}>
+      onClick={(e) => (e.preventDefault(), onNavigate(narrow))}>
       <span class="label">{label}</span>
       {extra}
     </a>
@@ -31,8 +36,8 @@ function navLink(here: Here, narrow: Narrow, label: preact.ComponentChildren, ex
 
 /**
  * The sidebar in parts that each read only what they show: a switch re-renders the views and the
- * channel list (the highlighted row), not the direct messages or the people; a fetched page
- * re-renders only the direct message list (it may bring conversations).
+ * two channel rows whose highlight moves, not the other channels, the direct messages or the
+ * people; a fetched page re-renders only the direct message list (it may bring conversations).
  */
 export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: Narrow | Page) => void; view: string }) {
   const current = app.narrow.value;
@@ -47,14 +52,14 @@ export function Sidebar({ app, onNavigate, view }: { app: App; onNavigate: (to: 
       <Channels app={app} onNavigate={onNavigate} currentKey={channel === undefined ? '' : currentKey} channel={channel} topic={topic} />
       <h2>Direct messages</h2>
       <Dms app={app} onNavigate={onNavigate} currentKey={dmKeyNow} />
-      <People app={app} onNavigate={onNavigate} currentKey={dmKeyNow} />
+      <PeopleList app={app} onNavigate={onNavigate} currentKey={dmKeyNow} />
       <Bottom app={app} onNavigate={onNavigate} view={view} />
     </nav>
   );
 }
 
 function Views({ app, onNavigate, view, currentKey }: Here & { app: App; view: string }) {
-  app.revision.value;
+  app.watch('unread', 'drafts');
   const counts = app.counts();
   const here = { currentKey, onNavigate };
   const page = (to: Page, label: string, extra?: preact.ComponentChildren) => (
@@ -78,33 +83,62 @@ function Views({ app, onNavigate, view, currentKey }: Here & { app: App; view: s
 }
 
 function Channels({ app, onNavigate, currentKey, channel, topic }: Here & { app: App; channel: unknown; topic: unknown }) {
-  app.revision.value;
-  app.topicsArrived.value;
+  app.watch('channels', 'unread');
   const counts = app.counts();
-  const here = { currentKey, onNavigate };
-  const subs = [...app.subscriptions.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || byName.compare(a.name, b.name));
+  const subs = sortedSubscriptions(app);
   return (
     <ul class="channels">
       {subs.map((s) => {
         const open = channel === s.stream_id;
-        if (open && !app.topics.has(s.stream_id)) void app.loadTopics(s.stream_id);
         return (
-          <li key={s.stream_id} class={s.is_muted ? 'muted' : ''}>
-            {navLink(here, channelNarrow(s.stream_id), <>{s.invite_only ? <Lock /> : '#'} {s.name}</>, <Count n={counts.channels.get(s.stream_id)} label={`in ${s.name}`} />, 'channel', s.name)}
-            <span class="swatch" style={{ background: s.color }} aria-hidden="true" />
-            {open && <Topics app={app} streamId={s.stream_id} currentTopic={topic} link={(narrow, label, extra, cls) => navLink(here, narrow, label, extra, cls)} />}
-          </li>
+          <ChannelRow key={s.stream_id} app={app} sub={s} onNavigate={onNavigate} count={counts.channels.get(s.stream_id)}
+            current={open && currentKey === narrowKey(channelNarrow(s.stream_id))} open={open} topic={open ? topic : undefined} />
         );
       })}
     </ul>
   );
 }
 
+const subsSorted = new WeakMap<App, { version: number; subs: Subscription[] }>();
+
+/** Pinned channels first, then by name; sorted again only when the channels changed (not on a switch or a read mark). */
+function sortedSubscriptions(app: App): Subscription[] {
+  const version = app.versions.channels.peek();
+  const known = subsSorted.get(app);
+  if (known?.version === version && known.subs.length === app.subscriptions.size) return known.subs;
+  const subs = [...app.subscriptions.values()].sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || byName.compare(a.name, b.name));
+  subsSorted.set(app, { version, subs });
+  return subs;
+}
+
+interface ChannelRowProps {
+  app: App;
+  sub: Subscription;
+  onNavigate: (to: Narrow | Page) => void;
+  count: number | undefined;
+  /** The channel itself is shown (not one of its topics). */
+  current: boolean;
+  /** The channel or one of its topics is shown: its topics are listed. */
+  open: boolean;
+  topic: unknown;
+}
+
+/** One channel: rendered again only when its own props change (a switch redraws the row it leaves and the one it opens). */
+const ChannelRow = memo(({ app, sub: s, onNavigate, count, current, open, topic }: ChannelRowProps) => {
+  return (
+    <li class={s.is_muted ? 'muted' : ''}>
+      {link(current, onNavigate, channelNarrow(s.stream_id), <>{s.invite_only ? <Lock /> : '#'} {s.name}</>, <Count n={count} label={`in ${s.name}`} />, 'channel', s.name)}
+      <span class="swatch" style={{ background: s.color }} aria-hidden="true" />
+      {open && <Topics app={app} streamId={s.stream_id} currentTopic={topic} onNavigate={onNavigate} />}
+    </li>
+  );
+});
+
 const dmsMemo = new WeakMap<App, RecentDmsMemo>();
 
 function Dms({ app, onNavigate, currentKey }: Here & { app: App }) {
-  app.revision.value;
-  app.pages.value;
+  // Conversations come with messages (a fetched page, a live message); names with people.
+  app.watch('feed', 'unread', 'people');
   const counts = app.counts();
   const here = { currentKey, onNavigate };
   let memo = dmsMemo.get(app);
@@ -124,7 +158,8 @@ function Dms({ app, onNavigate, currentKey }: Here & { app: App }) {
 const NONE: RecentConversation[] = [];
 
 function Bottom({ app, onNavigate, view }: { app: App; onNavigate: (to: Narrow | Page) => void; view: string }) {
-  app.revision.value;
+  // Administrators see the organization's page.
+  app.watch('people');
   return (
     <ul class="views bottom">
       <li><a href="/settings" class={view === 'settings' ? 'current' : ''} onClick={(e) => (e.preventDefault(), onNavigate('settings'))}>Settings</a></li>
@@ -133,13 +168,11 @@ function Bottom({ app, onNavigate, view }: { app: App; onNavigate: (to: Narrow |
   );
 }
 
-type Link = (narrow: Narrow, label: preact.ComponentChildren, extra?: preact.ComponentChildren, cls?: string) => preact.JSX.Element;
-
 /** The open channel's topics, newest first: muted ones dimmed (and said so to screen readers), followed ones marked. */
-function Topics({ app, streamId, currentTopic, link }: { app: App; streamId: number; currentTopic: unknown; link: Link }) {
-  // Read here too: @preact/signals skips re-rendering a child whose props did not change.
-  app.revision.value;
-  app.topicsArrived.value;
+function Topics({ app, streamId, currentTopic, onNavigate }: { app: App; streamId: number; currentTopic: unknown; onNavigate: (to: Narrow | Page) => void }) {
+  app.watch('topics', 'unread', 'channels');
+  // Asked when the channel opens, and again after a move forgot them.
+  if (!app.topics.has(streamId)) void app.loadTopics(streamId);
   const counts = app.counts();
   return (
     <ul class="topics">
@@ -148,7 +181,7 @@ function Topics({ app, streamId, currentTopic, link }: { app: App; streamId: num
         const followed = app.topicPolicies.followed(streamId, t.name);
         return (
           <li key={t.name} class={`${currentTopic === t.name ? 'current' : ''}${muted ? ' muted' : ''}`}>
-            {link(channelNarrow(streamId, t.name), <>{t.name || 'general chat'}{muted && <span class="sr-only"> (muted)</span>}{followed && <span class="followed" title="Followed" aria-label="followed"> ●</span>}</>,
+            {link(currentTopic === t.name, onNavigate, channelNarrow(streamId, t.name), <>{t.name || 'general chat'}{muted && <span class="sr-only"> (muted)</span>}{followed && <span class="followed" title="Followed" aria-label="followed"> ●</span>}</>,
               <Count n={counts.topics.get(topicKey(streamId, t.name))} label={`in ${t.name}`} />, 'topic')}
           </li>
         );
@@ -157,10 +190,9 @@ function Topics({ app, streamId, currentTopic, link }: { app: App; streamId: num
   );
 }
 
-/** People, active ones first; a large organization shows the first ones and a filter (the list is not what the page spends its time on). */
+/** People, active ones first; a large organization shows the first ones and a filter (sorting a thousand people is not done on a switch). */
 function People({ app, onNavigate, currentKey }: Here & { app: App }) {
-  app.revision.value;
-  app.activity.value;
+  app.watch('people', 'presence');
   const [filter, setFilter] = useState('');
   const here = { currentKey, onNavigate };
   const now = Date.now() / 1000;
@@ -182,6 +214,9 @@ function People({ app, onNavigate, currentKey }: Here & { app: App }) {
     </>
   );
 }
+
+/** Rendered for its own state and signals or a new current conversation, not each time the sidebar is (it keeps a filter's state, which @preact/signals does not skip). */
+const PeopleList = memo(People);
 
 const PEOPLE_SHOWN = 60;
 /** One collator for the sidebar's sorts: String.localeCompare builds a comparison per call (a thousand people took tens of ms per render). */
