@@ -153,6 +153,8 @@ export const cluster: Scenario = {
     const cycles = settings.quick ? CYCLES.quick : CYCLES.full;
     log(`  seeded and started in ${Math.round((performance.now() - begun) / 1000)} s`);
     try {
+      // Organizations move to their placed node after start: measure where they stay.
+      await started.waitSettled();
       const figures = await measureAll(started, seeded, settings, log);
       figures.push(...(await failovers(started, started.organizations[0]!, cycles, log)));
       return {
