@@ -43,8 +43,7 @@ function rangeJson(services: Services, viewer: UserRecord, query: MessageQuery, 
   const parts: Buffer[] = [MESSAGES_OPEN];
   for (let i = 0; i < found.length; i++) {
     const { record, flags } = found[i]!;
-    if (i > 0) parts.push(COMMA);
-    messageBytes(services, record, viewer.id, flags, format, parts, highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '');
+    messageBytes(services, record, viewer.id, flags, format, parts, i === 0, highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '');
   }
   parts.push(Buffer.from(`],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`));
   return new RawJson('', undefined, [parts]);
@@ -57,13 +56,11 @@ export function fetchByIds(services: Services, viewer: UserRecord, ids: number[]
     const record = services.messages.get(id);
     const flags = record ? accessMessage(services, viewer, record) : undefined;
     if (record === undefined || flags === undefined) continue;
-    if (parts.length > 1) parts.push(COMMA);
-    messageBytes(services, record, viewer.id, flags, format, parts);
+    messageBytes(services, record, viewer.id, flags, format, parts, parts.length === 1);
   }
   parts.push(BY_IDS_CLOSE);
   return new RawJson('', undefined, [parts]);
 }
 
 const MESSAGES_OPEN = Buffer.from('"messages":[');
-const COMMA = Buffer.from(',');
 const BY_IDS_CLOSE = Buffer.from('],"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false');

@@ -24,25 +24,25 @@ function variantOf(record: MessageRecord, viewerId: number, format: MessageForma
 }
 
 /**
- * The message object as `viewerId` sees it with these flags, as UTF-8 bytes, appended to `out`:
- * the object without flags (shared by every reader, encoded once) and `,"flags":[…]` with
- * `extra` (more fields, `,"a":…`) and the closing brace. Bytes, not text: the answer is then
- * joined by copying (see message-fetch.ts), where a long string had to be flattened and encoded
- * again for every answer.
+ * The message object as `viewerId` sees it with these flags, as UTF-8 bytes, appended to `out`
+ * after a comma unless `first` in its list: the object without flags (shared by every reader,
+ * encoded once) and `,"flags":[…]` with `extra` (more fields, `,"a":…`) and the closing brace.
+ * Bytes, not text: the answer is then joined by copying (see message-fetch.ts), where a long
+ * string had to be flattened and encoded again for every answer.
  */
-export function messageBytes(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, out: Buffer[], extra = ''): void {
+export function messageBytes(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, out: Buffer[], first: boolean, extra = ''): void {
   const cache = services.readCaches.messages;
   const variant = variantOf(record, viewerId, format);
   const entry = currentEntry(services, record);
   let form = entry.forms[variant];
   if (form === undefined) {
-    form = Buffer.from(JSON.stringify(messageObject(services, record, viewerId, format)).slice(0, -1));
+    form = Buffer.from(',' + JSON.stringify(messageObject(services, record, viewerId, format)).slice(0, -1));
     entry.forms[variant] = form;
     cache.counts.encoded++;
   } else {
     cache.counts.reused++;
   }
-  out.push(form);
+  out.push(first ? form.subarray(1) : form);
   if (extra !== '') {
     out.push(Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}${extra}}`));
     return;

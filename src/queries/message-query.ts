@@ -163,23 +163,19 @@ export class MessageQuery {
   }
 
   /**
-   * `walk`, synchronous, when memory holds the range (store/memory-walk.ts): no async generator
-   * step (several microtasks) per id and per level; undefined when the store must be read.
+   * The ids `walk` would try, at once, when memory holds the range (store/memory-walk.ts): the
+   * page is then read in one loop, without an async generator step (several microtasks) per id
+   * and per level; undefined when the store must be read.
    */
-  private heldWalk(reverse: boolean, from: number, inclusive: boolean, expected: number): Iterable<Found> | undefined {
+  private heldCandidates(reverse: boolean, from: number, inclusive: boolean, expected: number): Iterable<number> | undefined {
     const idTerm = this.positive('id');
-    if (idTerm) return this.idMatch(idTerm.id, reverse, from, inclusive);
+    if (idTerm) {
+      const id = idTerm.id;
+      return (reverse ? (inclusive ? id <= from : id < from) : inclusive ? id >= from : id > from) ? [id] : [];
+    }
     if (this.search) return undefined;
     if (this.plan.range === undefined) return [];
-    const ids = heldIds(this.services.messages, this.plan.range, { reverse, from, inclusive, expected });
-    return ids && this.matches(ids);
-  }
-
-  private *matches(ids: Iterable<number>): Generator<Found> {
-    for (const id of ids) {
-      const found = this.candidate(id);
-      if (found) yield found;
-    }
+    return heldIds(this.services.messages, this.plan.range, { reverse, from, inclusive, expected });
   }
 
   /** An `id` narrow's one message, when the walk's side of `from` holds it. */
@@ -223,11 +219,17 @@ export class MessageQuery {
 
   private pageAt(anchor: number, request: RangeRequest): RangeResult | Promise<RangeResult> {
     const page = new Page(anchor, request);
-    const before = page.wantsBefore ? this.heldWalk(true, anchor, false, request.numBefore) : [];
-    const after = page.wantsAfter ? this.heldWalk(false, anchor, true, page.numAfter + 1) : [];
+    const before = page.wantsBefore ? this.heldCandidates(true, anchor, false, request.numBefore) : [];
+    const after = page.wantsAfter ? this.heldCandidates(false, anchor, true, page.numAfter + 1) : [];
     if (before === undefined || after === undefined) return this.readPage(page, request);
-    for (const found of before) if (!page.takeBefore(found)) break;
-    for (const found of after) if (!page.takeAfter(found)) break;
+    for (const id of before) {
+      const found = this.candidate(id);
+      if (found !== undefined && !page.takeBefore(found)) break;
+    }
+    for (const id of after) {
+      const found = this.candidate(id);
+      if (found !== undefined && !page.takeAfter(found)) break;
+    }
     return page.result();
   }
 

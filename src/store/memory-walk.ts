@@ -28,9 +28,10 @@ export function heldIds(store: MessageStore, range: MessageRange, options: WalkO
     for (const part of range.ranges) {
       const ids = heldIds(store, part, options);
       if (ids === undefined) return undefined;
-      parts.push(ids);
+      // Parts known to be empty (no unread rows, a span past the anchor) take no place in the merge.
+      if (!Array.isArray(ids) || ids.length > 0) parts.push(ids);
     }
-    return parts.length === 1 ? parts[0] : mergeHeld(parts, options.reverse);
+    return parts.length <= 1 ? (parts[0] ?? []) : mergeHeld(parts, options.reverse);
   }
   const span = range.of === 'channel-span' ? range : undefined;
   const [lo, hi] = bounds(options, span?.from ?? 0, span?.to ?? Infinity);

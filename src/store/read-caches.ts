@@ -21,7 +21,7 @@ export interface MessageJsonEntry {
   channel: ChannelRecord | undefined;
   /** Direct messages: the participants' records, in `dmUserIds` order. */
   people: readonly (UserRecord | undefined)[] | undefined;
-  /** By variant: the object's JSON without its closing brace and without flags, as UTF-8. */
+  /** By variant: a comma, then the object's JSON without its closing brace and without flags, as UTF-8. */
   forms: (Buffer | undefined)[];
 }
 
