@@ -45,8 +45,20 @@ function rangeJson(services: Services, viewer: UserRecord, query: MessageQuery, 
     const { record, flags } = found[i]!;
     messageBytes(services, record, viewer.id, flags, format, parts, i === 0, highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '');
   }
-  parts.push(Buffer.from(`],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`));
+  parts.push(tailOf(`],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`));
   return new RawJson('', undefined, [parts]);
+}
+
+/** The page's closing fields, encoded once per text: the same few anchors come again and again. */
+const tails = new Map<string, Buffer>();
+
+function tailOf(text: string): Buffer {
+  let tail = tails.get(text);
+  if (tail === undefined) {
+    if (tails.size >= 256) tails.clear();
+    tails.set(text, (tail = Buffer.from(text)));
+  }
+  return tail;
 }
 
 /** The messages with these ids that the viewer may read, in id order. */

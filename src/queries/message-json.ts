@@ -42,7 +42,7 @@ export function messageBytes(services: Services, record: MessageRecord, viewerId
   } else {
     cache.counts.reused++;
   }
-  out.push(first ? form.subarray(1) : form);
+  out.push(first ? (entry.firstForms[variant] ??= form.subarray(1)) : form);
   if (extra !== '') {
     out.push(Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}${extra}}`));
     return;
@@ -65,6 +65,7 @@ function currentEntry(services: Services, record: MessageRecord): MessageJsonEnt
     channel: record.type === 'stream' ? org.channels.get(record.channelId!) : undefined,
     people: record.type === 'private' ? record.dmUserIds!.map((id) => org.users.get(id)) : undefined,
     forms: [],
+    firstForms: [],
   };
   cache.set(record.id, fresh);
   return fresh;

@@ -23,6 +23,8 @@ export interface MessageJsonEntry {
   people: readonly (UserRecord | undefined)[] | undefined;
   /** By variant: a comma, then the object's JSON without its closing brace and without flags, as UTF-8. */
   forms: (Buffer | undefined)[];
+  /** The same without the comma, for the first message of a list (made when first asked). */
+  firstForms: (Buffer | undefined)[];
 }
 
 export class MessageJsonEntries {
