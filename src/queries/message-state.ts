@@ -42,7 +42,8 @@ export function flagReader(services: Services, userId: number): (record: Message
   const { readMarks, subscriptions } = services;
   const explicitBelow = readMarks.explicitBelow;
   const channelMarks = new Map<number, number>();
-  const topicMarks = new Map<number, Map<string, number>>();
+  /** Per channel, its topics' marks; null: the user has none there. */
+  const topicMarks = new Map<number, Map<string, number> | null>();
   const intervals = new Map<number, Intervals>();
   return (record) => {
     const own = row(record.id);
@@ -57,7 +58,9 @@ export function flagReader(services: Services, userId: number): (record: Message
     if (mark === undefined) channelMarks.set(channelId, (mark = readMarks.mark(userId, channelId)));
     if (record.id <= mark) return Flag.read;
     let marks = topicMarks.get(channelId);
-    if (marks === undefined) topicMarks.set(channelId, (marks = new Map()));
+    // No topic marks in the channel (the usual case): unread above the channel's mark.
+    if (marks === undefined) topicMarks.set(channelId, (marks = readMarks.hasTopicMarks(userId, channelId) ? new Map() : null));
+    if (marks === null) return 0;
     let topicMark = marks.get(record.topic!);
     if (topicMark === undefined) marks.set(record.topic!, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
     return record.id <= topicMark ? Flag.read : 0;
