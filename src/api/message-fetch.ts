@@ -8,7 +8,7 @@ import * as schemas from '../../schemas/index.js';
 import { me, type Params, type Request } from './route.js';
 
 /** GET /messages */
-export async function getMessages(services: Services, request: Request<typeof schemas.getMessages>) {
+export function getMessages(services: Services, request: Request<typeof schemas.getMessages>) {
   const viewer = me(request);
   const p = request.params;
   if (p.message_ids !== undefined) return fetchByIds(services, viewer, p.message_ids, formatOf(p));

@@ -59,7 +59,8 @@ export function termMatches(term: PredicateTerm, message: NarrowMessage, flags: 
       return channel !== undefined && (term.which === 'web-public' ? channel.isWebPublic : !channel.inviteOnly && channel.historyPublicToSubscribers);
     }
     case 'topic':
-      return message.type === 'stream' && topicKey(message.topic!) === topicKey(term.topic);
+      // The same text is the same topic: no lowercased copies for a page of one topic.
+      return message.type === 'stream' && (message.topic === term.topic || topicKey(message.topic!) === topicKey(term.topic));
     case 'sender':
       return message.senderId === term.userId;
     case 'sender-email':

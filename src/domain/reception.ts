@@ -31,6 +31,8 @@ export function closeAt(intervals: Intervals, to: number): Intervals {
 export function holds(intervals: Intervals, id: number): boolean {
   // Few intervals per subscription: a linear walk from the newest is fastest.
   const n = intervals.length;
+  // Never received anything (reading a channel's history): nothing to walk, and no read at index -1.
+  if (n === 0) return false;
   let end = n % 2 === 1 ? Infinity : intervals[n - 1]!;
   for (let i = n % 2 === 1 ? n - 1 : n - 2; i >= 0; i -= 2) {
     if (id >= end) return false;

@@ -39,6 +39,7 @@ export function successBody(data: Record<string, unknown> | RawJson, ignored: re
   return body + '}';
 }
 
+const SUCCESS_OPEN_BYTES = Buffer.from(SUCCESS_OPEN);
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from('}');
 
@@ -57,8 +58,12 @@ const MAX_SCRATCH_BYTES = 64 * 1024 * 1024;
  * each part. The bytes are valid only until the next call: write them at once.
  */
 export function successBytes(data: RawJson, ignored: readonly string[]): Buffer {
-  const parts: Buffer[] = [Buffer.from(data.fields.length > 0 ? `${SUCCESS_OPEN},${data.fields}` : SUCCESS_OPEN)];
-  for (const piece of data.encodedFields ?? []) parts.push(COMMA, piece);
+  const parts: Buffer[] = [data.fields.length > 0 ? Buffer.from(`${SUCCESS_OPEN},${data.fields}`) : SUCCESS_OPEN_BYTES];
+  for (const piece of data.encodedFields ?? []) {
+    parts.push(COMMA);
+    if (Buffer.isBuffer(piece)) parts.push(piece);
+    else for (const part of piece) parts.push(part);
+  }
   if (ignored.length > 0) parts.push(Buffer.from(`,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`));
   parts.push(CLOSE);
   let total = 0;
@@ -66,7 +71,10 @@ export function successBytes(data: RawJson, ignored: readonly string[]): Buffer 
   if (total > MAX_SCRATCH_BYTES) return Buffer.concat(parts, total);
   if (scratch.length < total) scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH_BYTES, Math.max(total, scratch.length * 2)));
   let at = 0;
-  for (const part of parts) at += part.copy(scratch, at);
+  for (const part of parts) {
+    scratch.set(part, at);
+    at += part.length;
+  }
   return scratch.subarray(0, total);
 }
 

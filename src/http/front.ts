@@ -21,7 +21,7 @@ import { Exchanges, type Exchange } from './exchange.js';
 import type { UwsModule } from './native.js';
 import { allowedMethods, answerNotServed } from './not-served.js';
 import { errorPage, servePage, type PageContext, type PageRoute } from './pages.js';
-import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from './params.js';
+import { parseApiQuery, parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from './params.js';
 import { rateLimitHit, type RateLimiter } from './rate-limit.js';
 import { Deferred, type HandlerResult } from '../shared/handler-result.js';
 import { METHODS, type HttpMethod } from './router.js';
@@ -248,7 +248,7 @@ export class HttpFront<P> {
     // Only the file routes (outside /api/v1) answer ranges: API requests skip the native call.
     const range = inApi ? '' : req.getHeader('range');
     const raw: RawParams = {};
-    parseUrlEncoded(req.getQuery() ?? '', raw);
+    (inApi ? parseApiQuery : parseUrlEncoded)(req.getQuery() ?? '', raw);
 
     const principal = this.authenticate(ex, site, compiled.route, authorization, req);
 

@@ -15,11 +15,42 @@ export type { UploadedFile };
 
 export function parseUrlEncoded(text: string, into: RawParams): void {
   if (text.length === 0) return;
+  const pairs = decodePairs(text);
+  for (let i = 0; i < pairs.length; i += 2) into[pairs[i]!] = pairs[i + 1]!;
+}
+
+/**
+ * API query strings parsed lately, as name and value pairs: clients ask the same reads again and
+ * again (the newest page of a channel, of `is:unread`), and decoding a JSON narrow's escapes cost
+ * more than the lookup. Only strings are kept (immutable), never values made from them; pages
+ * (which may carry tokens) are parsed each time.
+ */
+const parsedQueries = new Map<string, readonly string[]>();
+const MAX_PARSED_QUERIES = 512;
+const MAX_KEPT_QUERY = 2048;
+
+export function parseApiQuery(text: string, into: RawParams): void {
+  if (text.length === 0) return;
+  let pairs = parsedQueries.get(text);
+  if (pairs === undefined) {
+    pairs = decodePairs(text);
+    if (text.length <= MAX_KEPT_QUERY) {
+      if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.clear();
+      parsedQueries.set(text, pairs);
+    }
+  }
+  for (let i = 0; i < pairs.length; i += 2) into[pairs[i]!] = pairs[i + 1]!;
+}
+
+/** A sent parameter's last value wins, as in Django. */
+function decodePairs(text: string): string[] {
   const parsed = parseQueryString(text);
+  const pairs: string[] = [];
   for (const name in parsed) {
     const value = parsed[name];
-    into[name] = Array.isArray(value) ? value[value.length - 1] : (value ?? '');
+    pairs.push(name, Array.isArray(value) ? value[value.length - 1]! : (value ?? ''));
   }
+  return pairs;
 }
 
 const decoder = new TextDecoder();

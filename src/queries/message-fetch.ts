@@ -6,8 +6,8 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { subjectOf, type MessageFormat } from './message-format.js';
 import { RawJson } from '../shared/handler-result.js';
-import { messageJson } from './message-json.js';
-import { checkRange, MessageQuery, parseAnchor } from './message-query.js';
+import { messageBytes } from './message-json.js';
+import { checkRange, MessageQuery, parseAnchor, type RangeResult } from './message-query.js';
 import { accessMessage } from './message-access.js';
 import { narrowTerms } from './narrow-terms.js';
 import { searchHighlights } from './search-walk.js';
@@ -22,34 +22,57 @@ export interface RangeParams {
   narrow: unknown;
 }
 
-/** The messages of a narrow around an anchor, with Zulip's found_* answers (serialised: see message-json.ts). */
-export async function fetchRange(services: Services, viewer: UserRecord, p: RangeParams, format: MessageFormat): Promise<RawJson> {
+/**
+ * The messages of a narrow around an anchor, with Zulip's found_* answers (encoded: see
+ * message-json.ts); at once when memory holds the narrow's range (message-query.ts).
+ */
+export function fetchRange(services: Services, viewer: UserRecord, p: RangeParams, format: MessageFormat): RawJson | Promise<RawJson> {
   const anchor = parseAnchor(p.anchor, p.use_first_unread_anchor);
   checkRange(p.num_before, p.num_after, p.include_anchor);
   const terms = narrowTerms(services, viewer, p.narrow);
   const query = new MessageQuery(services, viewer, terms);
-  const result = await query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
+  const result = query.range({ anchor, numBefore: p.num_before, numAfter: p.num_after, includeAnchor: p.include_anchor });
+  return result instanceof Promise ? result.then((found) => rangeJson(services, viewer, query, found, format)) : rangeJson(services, viewer, query, result, format);
+}
+
+function rangeJson(services: Services, viewer: UserRecord, query: MessageQuery, result: RangeResult, format: MessageFormat): RawJson {
   const found = result.messages;
   const highlights = query.search
     ? searchHighlights(services, query.search, found.map(({ record }) => ({ html: record.renderedContent, topic: subjectOf(record, format) })))
     : undefined;
-  let json = '"messages":[';
+  const parts: Buffer[] = [MESSAGES_OPEN];
   for (let i = 0; i < found.length; i++) {
     const { record, flags } = found[i]!;
-    const extra = highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '';
-    json += (i > 0 ? ',' : '') + messageJson(services, record, viewer.id, flags, format, extra);
+    messageBytes(services, record, viewer.id, flags, format, parts, i === 0, highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '');
   }
-  json += `],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`;
-  return new RawJson(json);
+  parts.push(tailOf(`],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`));
+  return new RawJson('', undefined, [parts]);
+}
+
+/** The page's closing fields, encoded once per text: the same few anchors come again and again. */
+const tails = new Map<string, Buffer>();
+
+function tailOf(text: string): Buffer {
+  let tail = tails.get(text);
+  if (tail === undefined) {
+    if (tails.size >= 256) tails.clear();
+    tails.set(text, (tail = Buffer.from(text)));
+  }
+  return tail;
 }
 
 /** The messages with these ids that the viewer may read, in id order. */
 export function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat): RawJson {
-  const messages: string[] = [];
+  const parts: Buffer[] = [MESSAGES_OPEN];
   for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
     const record = services.messages.get(id);
     const flags = record ? accessMessage(services, viewer, record) : undefined;
-    if (record && flags !== undefined) messages.push(messageJson(services, record, viewer.id, flags, format));
+    if (record === undefined || flags === undefined) continue;
+    messageBytes(services, record, viewer.id, flags, format, parts, parts.length === 1);
   }
-  return new RawJson(`"messages":[${messages.join(',')}],"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false`);
+  parts.push(BY_IDS_CLOSE);
+  return new RawJson('', undefined, [parts]);
 }
+
+const MESSAGES_OPEN = Buffer.from('"messages":[');
+const BY_IDS_CLOSE = Buffer.from('],"found_anchor":false,"found_oldest":false,"found_newest":false,"history_limited":false');

@@ -2,7 +2,7 @@
  * The JSON of message objects for GET /messages, encoded once per message and way of formatting
  * and shared by every reader: a message's object is the same for everyone but its `flags` (and,
  * in a 1:1 conversation, `recipient_id` for the one who did not send it), so the object without
- * flags is kept serialised and each reader's flags are appended to it.
+ * flags is kept serialised (as UTF-8) and each reader's flags are appended to it.
  *
  * Validity is checked, not trusted: an entry remembers the records it was encoded from (the
  * message, its sender, its channel or its participants, the realm) and is used only while each
@@ -23,22 +23,33 @@ function variantOf(record: MessageRecord, viewerId: number, format: MessageForma
   return (+format.applyMarkdown) | (+format.clientGravatar << 1) | (+format.allowEmptyTopicName << 2) | (+otherOfPair << 3);
 }
 
-/** The message object as `viewerId` sees it with these flags, as JSON (`extra`: more fields, `,"a":…`). */
-export function messageJson(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, extra = ''): string {
+/**
+ * The message object as `viewerId` sees it with these flags, as UTF-8 bytes, appended to `out`
+ * after a comma unless `first` in its list: the object without flags (shared by every reader,
+ * encoded once) and `,"flags":[…]` with `extra` (more fields, `,"a":…`) and the closing brace.
+ * Bytes, not text: the answer is then joined by copying (see message-fetch.ts), where a long
+ * string had to be flattened and encoded again for every answer.
+ */
+export function messageBytes(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, out: Buffer[], first: boolean, extra = ''): void {
   const cache = services.readCaches.messages;
   const variant = variantOf(record, viewerId, format);
   const entry = currentEntry(services, record);
   let form = entry.forms[variant];
   if (form === undefined) {
-    form = JSON.stringify(messageObject(services, record, viewerId, format)).slice(0, -1);
+    form = Buffer.from(',' + JSON.stringify(messageObject(services, record, viewerId, format)).slice(0, -1));
     entry.forms[variant] = form;
     cache.counts.encoded++;
   } else {
     cache.counts.reused++;
   }
-  let flagsJson = cache.flagsJson.get(flags);
-  if (flagsJson === undefined) cache.flagsJson.set(flags, (flagsJson = `,"flags":${JSON.stringify(flagList(flags))}`));
-  return form + flagsJson + extra + '}';
+  out.push(first ? (entry.firstForms[variant] ??= form.subarray(1)) : form);
+  if (extra !== '') {
+    out.push(Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}${extra}}`));
+    return;
+  }
+  let tail = cache.flagsJson.get(flags);
+  if (tail === undefined) cache.flagsJson.set(flags, (tail = Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}}`)));
+  out.push(tail);
 }
 
 /** The entry of this record, emptied if anything it was encoded from has changed since. */
@@ -54,6 +65,7 @@ function currentEntry(services: Services, record: MessageRecord): MessageJsonEnt
     channel: record.type === 'stream' ? org.channels.get(record.channelId!) : undefined,
     people: record.type === 'private' ? record.dmUserIds!.map((id) => org.users.get(id)) : undefined,
     forms: [],
+    firstForms: [],
   };
   cache.set(record.id, fresh);
   return fresh;

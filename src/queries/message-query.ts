@@ -15,28 +15,12 @@ import { LIMITS } from '../domain/versions.js';
 import type { MessageRange } from '../store/messages.js';
 import type { Services } from '../services.js';
 import { channelHistoryReadable, channelReadable } from './channel-access.js';
-import { messageFlags, unreadCandidatesRange, userMessagesRange } from './message-state.js';
+import { flagReader, unreadCandidatesRange, userMessagesRange } from './message-state.js';
+import { heldIds } from '../store/memory-walk.js';
+import { Page, type Found, type RangeRequest, type RangeResult } from './message-page.js';
 import { negatedQuery, recordMatches, searchCandidates, searchPlan, type SearchPlan } from './search-walk.js';
 
-export interface Found {
-  record: MessageRecord;
-  flags: number;
-}
-
-export interface RangeRequest {
-  anchor: number | 'first_unread';
-  numBefore: number;
-  numAfter: number;
-  includeAnchor: boolean;
-}
-
-export interface RangeResult {
-  messages: Found[];
-  anchor: number;
-  foundAnchor: boolean;
-  foundOldest: boolean;
-  foundNewest: boolean;
-}
+export type { Found, RangeRequest, RangeResult } from './message-page.js';
 
 /** Zulip's anchor values: `newest`, `oldest`, `first_unread`, or a message id (clamped). */
 export function parseAnchor(value: string | undefined, useFirstUnread: boolean): number | 'first_unread' {
@@ -58,6 +42,9 @@ interface Plan {
   ownRange: boolean;
 }
 
+const READABLE = 1;
+const HISTORY_READABLE = 2;
+
 export class MessageQuery {
   /** The positive `search` operands, when there are any: the walk then follows the full-text index. */
   readonly search: SearchPlan | undefined;
@@ -66,6 +53,9 @@ export class MessageQuery {
   private readonly reader: NarrowReader;
   /** The terms but the positive `search` ones, for messages the full-text index found. */
   private readonly termsButSearch: readonly Term[];
+  /** The viewer's flags, read marks and reception intervals looked up once per channel and topic. */
+  private flagsOf: ((record: MessageRecord) => number | undefined) | undefined;
+  private readonly channelAccess = new Map<number, number>();
 
   constructor(
     private readonly services: Services,
@@ -123,7 +113,7 @@ export class MessageQuery {
     const { messages } = this.services;
     const record = messages.get(id);
     if (!record) return undefined;
-    let flags = messageFlags(this.services, this.viewer.id, record);
+    let flags = (this.flagsOf ??= flagReader(this.services, this.viewer.id))(record);
     if (!this.visible(record, flags)) return undefined;
     flags ??= HISTORICAL_FLAGS;
     if (!narrowMatches(searchMatched ? this.termsButSearch : this.terms, record, flags, this.reader)) return undefined;
@@ -132,10 +122,18 @@ export class MessageQuery {
 
   private visible(record: MessageRecord, flags: number | undefined): boolean {
     if (record.type === 'private') return flags !== undefined;
-    const channel = this.services.org.channels.get(record.channelId!);
-    if (!channel) return false;
-    if (flags !== undefined) return channelReadable(this.services, this.viewer, channel);
-    return this.plan.history && channelHistoryReadable(this.services, this.viewer, channel);
+    const channelId = record.channelId!;
+    let access = this.channelAccess.get(channelId);
+    if (access === undefined) this.channelAccess.set(channelId, (access = this.accessTo(channelId)));
+    return flags !== undefined ? (access & READABLE) !== 0 : this.plan.history && (access & HISTORY_READABLE) !== 0;
+  }
+
+  /** What the viewer may read of a channel (READABLE, HISTORY_READABLE), asked once per channel and query. */
+  private accessTo(channelId: number): number {
+    const channel = this.services.org.channels.get(channelId);
+    if (!channel) return 0;
+    return (channelReadable(this.services, this.viewer, channel) ? READABLE : 0) |
+      (channelHistoryReadable(this.services, this.viewer, channel) ? HISTORY_READABLE : 0);
   }
 
   /** In a muted channel (unless the topic is unmuted or followed) or a muted topic. */
@@ -147,9 +145,7 @@ export class MessageQuery {
   async *walk(reverse: boolean, from: number | undefined, inclusive: boolean, expected?: number): AsyncGenerator<Found> {
     const idTerm = this.positive('id');
     if (idTerm) {
-      const inRange = from === undefined || (reverse ? (inclusive ? idTerm.id <= from : idTerm.id < from) : inclusive ? idTerm.id >= from : idTerm.id > from);
-      const found = inRange ? this.candidate(idTerm.id) : undefined;
-      if (found) yield found;
+      yield* this.idMatch(idTerm.id, reverse, from, inclusive);
       return;
     }
     if (this.search) {
@@ -167,53 +163,81 @@ export class MessageQuery {
   }
 
   /**
-   * The oldest unread message in the narrow, outside muted channels and topics (unless a DM
-   * narrow), or undefined. The candidate range holds every unread message but also read ones
-   * (rows read ahead of the mark, the sender's own messages), so each one's flags decide.
+   * The ids `walk` would try, at once, when memory holds the range (store/memory-walk.ts): the
+   * page is then read in one loop, without an async generator step (several microtasks) per id
+   * and per level; undefined when the store must be read.
    */
-  async firstUnread(): Promise<number | undefined> {
-    const dmNarrow = this.terms.some((t) => !t.negated && (t.kind === 'dm' || (t.kind === 'is' && t.what === 'dm')));
-    for await (const id of this.services.messages.ids(unreadCandidatesRange(this.services, this.viewer.id), { reverse: false })) {
-      const found = this.candidate(id);
-      if (found && (found.flags & Flag.read) === 0 && (dmNarrow || !this.muted(found.record))) return id;
+  private heldCandidates(reverse: boolean, from: number, inclusive: boolean, expected: number): Iterable<number> | undefined {
+    const idTerm = this.positive('id');
+    if (idTerm) {
+      const id = idTerm.id;
+      return (reverse ? (inclusive ? id <= from : id < from) : inclusive ? id >= from : id > from) ? [id] : [];
     }
-    return undefined;
+    if (this.search) return undefined;
+    if (this.plan.range === undefined) return [];
+    return heldIds(this.services.messages, this.plan.range, { reverse, from, inclusive, expected });
   }
 
-  async range(request: RangeRequest): Promise<RangeResult> {
-    const anchor = request.anchor === 'first_unread' ? ((await this.firstUnread()) ?? LARGER_THAN_MAX_MESSAGE_ID) : request.anchor;
-    const anchoredLeft = anchor === 0;
-    const anchoredRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-    const numAfter = anchoredRight ? 0 : request.numAfter;
-    const before: Found[] = [];
-    if (request.numBefore > 0) {
-      for await (const found of this.walk(true, anchor, false, request.numBefore)) {
-        before.push(found);
-        if (before.length >= request.numBefore) break;
-      }
-      before.reverse();
-    }
-    let anchorRow: Found | undefined;
-    const after: Found[] = [];
-    if (request.includeAnchor || numAfter > 0) {
-      for await (const found of this.walk(false, anchor, true, numAfter + 1)) {
-        if (found.record.id === anchor) {
-          if (request.includeAnchor) anchorRow = found;
-          if (numAfter === 0) break;
-          continue;
-        }
-        if (after.length >= numAfter) break;
-        after.push(found);
-        if (after.length >= numAfter) break;
-      }
-    }
-    return {
-      messages: anchorRow ? [...before, anchorRow, ...after] : [...before, ...after],
-      anchor,
-      foundAnchor: anchorRow !== undefined,
-      foundOldest: anchoredLeft || before.length < request.numBefore,
-      foundNewest: anchoredRight || after.length < numAfter,
+  /** An `id` narrow's one message, when the walk's side of `from` holds it. */
+  private idMatch(id: number, reverse: boolean, from: number | undefined, inclusive: boolean): Found[] {
+    const inRange = from === undefined || (reverse ? (inclusive ? id <= from : id < from) : inclusive ? id >= from : id > from);
+    const found = inRange ? this.candidate(id) : undefined;
+    return found ? [found] : [];
+  }
+
+  /**
+   * The oldest unread message in the narrow, outside muted channels and topics (unless a DM
+   * narrow), or undefined; at once when memory holds the candidates. The candidate range holds
+   * every unread message but also read ones (rows read ahead of the mark, the sender's own
+   * messages), so each one's flags decide.
+   */
+  firstUnread(): number | undefined | Promise<number | undefined> {
+    const dmNarrow = this.terms.some((t) => !t.negated && (t.kind === 'dm' || (t.kind === 'is' && t.what === 'dm')));
+    const isFirst = (id: number) => {
+      const found = this.candidate(id);
+      return found !== undefined && (found.flags & Flag.read) === 0 && (dmNarrow || !this.muted(found.record));
     };
+    const range = unreadCandidatesRange(this.services, this.viewer.id);
+    const held = heldIds(this.services.messages, range, { reverse: false });
+    if (held) {
+      for (const id of held) if (isFirst(id)) return id;
+      return undefined;
+    }
+    return (async () => {
+      for await (const id of this.services.messages.ids(range, { reverse: false })) if (isFirst(id)) return id;
+      return undefined;
+    })();
+  }
+
+  /** The page around the anchor: at once when memory holds what it reads, else a promise. */
+  range(request: RangeRequest): RangeResult | Promise<RangeResult> {
+    if (request.anchor !== 'first_unread') return this.pageAt(request.anchor, request);
+    const first = this.firstUnread();
+    if (first instanceof Promise) return first.then((id) => this.pageAt(id ?? LARGER_THAN_MAX_MESSAGE_ID, request));
+    return this.pageAt(first ?? LARGER_THAN_MAX_MESSAGE_ID, request);
+  }
+
+  private pageAt(anchor: number, request: RangeRequest): RangeResult | Promise<RangeResult> {
+    const page = new Page(anchor, request);
+    const before = page.wantsBefore ? this.heldCandidates(true, anchor, false, request.numBefore) : [];
+    const after = page.wantsAfter ? this.heldCandidates(false, anchor, true, page.numAfter + 1) : [];
+    if (before === undefined || after === undefined) return this.readPage(page, request);
+    for (const id of before) {
+      const found = this.candidate(id);
+      if (found !== undefined && !page.takeBefore(found)) break;
+    }
+    for (const id of after) {
+      const found = this.candidate(id);
+      if (found !== undefined && !page.takeAfter(found)) break;
+    }
+    return page.result();
+  }
+
+  private async readPage(page: Page, request: RangeRequest): Promise<RangeResult> {
+    const { anchor } = page;
+    if (page.wantsBefore) for await (const found of this.walk(true, anchor, false, request.numBefore)) if (!page.takeBefore(found)) break;
+    if (page.wantsAfter) for await (const found of this.walk(false, anchor, true, page.numAfter + 1)) if (!page.takeAfter(found)) break;
+    return page.result();
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { Flag, type MessageRecord } from '../domain/messages.js';
 import { holds, isOpen, spans, type Intervals } from '../domain/reception.js';
+import { rowReader } from '../store/message-scan.js';
 import type { MessageRange } from '../store/messages.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -29,6 +30,41 @@ export function messageFlags(services: Services, userId: number, record: Message
   const row = services.messages.row(userId, record.id);
   if (row !== undefined) return row;
   return isDelivered(services, userId, record) ? markedFlags(services, userId, record) : undefined;
+}
+
+/**
+ * messageFlags for many messages of one user: the user's rows looked up once, and the read marks
+ * and reception intervals once per channel and topic rather than per message (for one read: a
+ * mark that moves afterwards is not seen).
+ */
+export function flagReader(services: Services, userId: number): (record: MessageRecord) => number | undefined {
+  const row = rowReader(services.messages, userId);
+  const { readMarks, subscriptions } = services;
+  const explicitBelow = readMarks.explicitBelow;
+  const channelMarks = new Map<number, number>();
+  /** Per channel, its topics' marks; null: the user has none there. */
+  const topicMarks = new Map<number, Map<string, number> | null>();
+  const intervals = new Map<number, Intervals>();
+  return (record) => {
+    const own = row(record.id);
+    if (own !== undefined) return own;
+    // isDelivered and markedFlags, with their lookups kept.
+    if (record.type !== 'stream' || record.explicit || record.id < explicitBelow) return undefined;
+    const channelId = record.channelId!;
+    let received = intervals.get(channelId);
+    if (received === undefined) intervals.set(channelId, (received = subscriptions.received(userId, channelId)));
+    if (!holds(received, record.id)) return undefined;
+    let mark = channelMarks.get(channelId);
+    if (mark === undefined) channelMarks.set(channelId, (mark = readMarks.mark(userId, channelId)));
+    if (record.id <= mark) return Flag.read;
+    let marks = topicMarks.get(channelId);
+    // No topic marks in the channel (the usual case): unread above the channel's mark.
+    if (marks === undefined) topicMarks.set(channelId, (marks = readMarks.hasTopicMarks(userId, channelId) ? new Map() : null));
+    if (marks === null) return 0;
+    let topicMark = marks.get(record.topic!);
+    if (topicMark === undefined) marks.set(record.topic!, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
+    return record.id <= topicMark ? Flag.read : 0;
+  };
 }
 
 /** Channel spans of delivered ids above `above`, as ranges. */

@@ -44,8 +44,9 @@ const MAX_SCOPE_SHARE = 0.25;
  * channel history is shown), so the index is asked only for the viewer's scope.
  */
 export function searchPlan(services: Services, terms: readonly Term[], viewerId: number, viewerOnly: boolean): SearchPlan | undefined {
+  // Most narrows search nothing: asked without building anything.
+  if (!terms.some((t) => t.kind === 'search' && !t.negated)) return undefined;
   const operands = terms.flatMap((t) => (t.kind === 'search' && !t.negated ? [t.query] : []));
-  if (operands.length === 0) return undefined;
   const text = parseSearchText(operands);
   const channel = terms.find((t) => t.kind === 'channel' && !t.negated) as Extract<Term, { kind: 'channel' }> | undefined;
   const scopes = channel ? [channelScope(channel.channelId)] : viewerOnly ? viewerScopes(services, viewerId) : undefined;

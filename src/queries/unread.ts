@@ -1,9 +1,8 @@
 /** The `unread_msgs` state of POST /register: a user's unread messages grouped by conversation. */
 import { topicMuted } from '../domain/topic-visibility.js';
 import { Flag, MENTION_BITS, type MessageRecord } from '../domain/messages.js';
-import { unreadCandidatesRange } from './message-state.js';
-import { holds, type Intervals } from '../domain/reception.js';
-import { idList, recordReader, rowReader } from '../store/message-scan.js';
+import { flagReader, unreadCandidatesRange } from './message-state.js';
+import { idList, recordReader } from '../store/message-scan.js';
 import { EMPTY_TOPIC_DISPLAY_NAME } from '../domain/realm.js';
 import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
@@ -49,36 +48,6 @@ function inner<K, V>(map: Map<number, Map<K, V>>, key: number): Map<K, V> {
   let found = map.get(key);
   if (found === undefined) map.set(key, (found = new Map()));
   return found;
-}
-
-/**
- * messageFlags for many messages of one user: the user's rows looked up once, and the read marks
- * and reception intervals once per channel and topic rather than per message.
- */
-function flagReader(services: Services, userId: number): (record: MessageRecord) => number | undefined {
-  const row = rowReader(services.messages, userId);
-  const { readMarks, subscriptions } = services;
-  const explicitBelow = readMarks.explicitBelow;
-  const channelMarks = new Map<number, number>();
-  const topicMarks = new Map<number, Map<string, number>>();
-  const intervals = new Map<number, Intervals>();
-  return (record) => {
-    const own = row(record.id);
-    if (own !== undefined) return own;
-    // isDelivered and markedFlags (queries/message-state.ts), with their lookups kept.
-    if (record.type !== 'stream' || record.explicit || record.id < explicitBelow) return undefined;
-    const channelId = record.channelId!;
-    let received = intervals.get(channelId);
-    if (received === undefined) intervals.set(channelId, (received = subscriptions.received(userId, channelId)));
-    if (!holds(received, record.id)) return undefined;
-    let mark = channelMarks.get(channelId);
-    if (mark === undefined) channelMarks.set(channelId, (mark = readMarks.mark(userId, channelId)));
-    if (record.id <= mark) return Flag.read;
-    const marks = inner(topicMarks, channelId);
-    let topicMark = marks.get(record.topic!);
-    if (topicMark === undefined) marks.set(record.topic!, (topicMark = readMarks.topicMark(userId, channelId, topicKey(record.topic!))));
-    return record.id <= topicMark ? Flag.read : 0;
-  };
 }
 
 export async function unreadMessages(services: Services, userId: number, allowEmptyTopicName: boolean) {

@@ -16,9 +16,10 @@ export class RawJson {
     readonly encoded?: EncodedAnswer,
     /**
      * More fields already encoded as UTF-8, written after `fields` (each a run of fields without
-     * braces): large parts kept encoded by their owners are copied, not encoded again per answer.
+     * braces, or such a run given in pieces to be joined as they are): large parts kept encoded
+     * by their owners are copied, not encoded again per answer.
      */
-    readonly encodedFields?: readonly Buffer[],
+    readonly encodedFields?: readonly (Buffer | readonly Buffer[])[],
   ) {}
 }
 

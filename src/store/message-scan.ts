@@ -39,5 +39,5 @@ export function rowReader(store: MessageStore, userId: number): (messageId: numb
  * the reads themselves.
  */
 export function recordReader(store: MessageStore): (messageId: number) => MessageRecord | undefined {
-  return (messageId) => store.cache.get(messageId) ?? store.get(messageId);
+  return (messageId) => store.cache.peek(messageId) ?? store.get(messageId);
 }

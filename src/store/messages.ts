@@ -10,6 +10,7 @@ import type { Transaction } from './transaction.js';
 import { IdLists } from './id-lists.js';
 import { mergeIds } from './merge-ids.js';
 import { RowBook } from './row-book.js';
+import { RecordCache } from './record-cache.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
 export interface TopicRecord {
@@ -59,7 +60,7 @@ export interface MessageWatcher {
 
 export class MessageStore {
   watcher: MessageWatcher | undefined;
-  readonly cache = new Map<number, MessageRecord>();
+  readonly cache: RecordCache;
   /** Each user's newest per-user row, learned on first use and kept current by setFlags/dropFlags. */
   private readonly newestRowByUser = new Map<number, number>();
   /** Each channel's newest message id, learned on first use and kept current by index/unindex. */
@@ -85,19 +86,15 @@ export class MessageStore {
      * (2,000 channels × 50), since a record read again from disk is a new object, which also
      * voids its cached JSON (queries/message-json.ts). Only records read take room.
      */
-    private readonly cacheSize = 100_000,
+    cacheSize = 100_000,
   ) {
     this.keys = realmKeys(realmId);
+    this.cache = new RecordCache(cacheSize);
   }
 
   get(id: number): MessageRecord | undefined {
     const cached = this.cache.get(id);
-    if (cached) {
-      // Refresh its place: the Map's order is the eviction order.
-      this.cache.delete(id);
-      this.cache.set(id, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const record = this.db.get<MessageRecord>(this.keys.message(id));
     if (record) this.remember(record);
     return record;
@@ -140,9 +137,7 @@ export class MessageStore {
   }
 
   private remember(record: MessageRecord): void {
-    this.cache.delete(record.id);
-    this.cache.set(record.id, record);
-    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(record);
   }
 
   // --- where a message is listed -------------------------------------------------------

@@ -21,14 +21,16 @@ export interface MessageJsonEntry {
   channel: ChannelRecord | undefined;
   /** Direct messages: the participants' records, in `dmUserIds` order. */
   people: readonly (UserRecord | undefined)[] | undefined;
-  /** By variant: the object's JSON without its closing brace and without flags. */
-  forms: (string | undefined)[];
+  /** By variant: a comma, then the object's JSON without its closing brace and without flags, as UTF-8. */
+  forms: (Buffer | undefined)[];
+  /** The same without the comma, for the first message of a list (made when first asked). */
+  firstForms: (Buffer | undefined)[];
 }
 
 export class MessageJsonEntries {
   private readonly entries = new Map<number, MessageJsonEntry>();
-  /** `,"flags":[…]` by flag bitfield: a handful of distinct values. */
-  readonly flagsJson = new Map<number, string>();
+  /** `,"flags":[…]}` (with the object's closing brace) by flag bitfield, as UTF-8: a handful of distinct values. */
+  readonly flagsJson = new Map<number, Buffer>();
   /** Encodings made and reused (tests and benches see the cache at work). */
   readonly counts = { encoded: 0, reused: 0 };
 

@@ -71,6 +71,11 @@ export class ReadMarks {
     return mark;
   }
 
+  /** Whether the user has any topic mark in the channel (else every topic's is 0). */
+  hasTopicMarks(userId: number, channelId: number): boolean {
+    return this.withTopicMarks.has(`${userId}:${channelId}`);
+  }
+
   /** The id through which the user has read the topic's delivered messages without a row (0: none). */
   topicMark(userId: number, channelId: number, topicKey: string): number {
     if (!this.withTopicMarks.has(`${userId}:${channelId}`)) return 0;

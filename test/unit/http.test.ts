@@ -1,7 +1,7 @@
 /** Unit tests of the HTTP front's pure parts: routing, parameter parsing, validation messages, rate limits. */
 import { test } from 'tap';
 import { Router } from '../../src/http/router.js';
-import { parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from '../../src/http/params.js';
+import { parseApiQuery, parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from '../../src/http/params.js';
 import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
@@ -41,6 +41,14 @@ test('params: query strings, url-encoded and multipart bodies', async (t) => {
   const raw: RawParams = {};
   parseUrlEncoded('a=1&b=x%20y&c=+plus+&a=2', raw);
   t.same(raw, { a: '2', b: 'x y', c: ' plus ' }, 'last value wins; + is a space');
+  // API query strings are kept parsed: each request still gets its own parameters, the same ones.
+  const narrow = 'narrow=%5B%7B%22operator%22%3A%22is%22%2C%22operand%22%3A%22unread%22%7D%5D&anchor=newest&anchor=oldest';
+  const first: RawParams = {};
+  const second: RawParams = { extra: 'x' };
+  parseApiQuery(narrow, first);
+  first.anchor = 'changed by its request';
+  parseApiQuery(narrow, second);
+  t.same(second, { extra: 'x', narrow: '[{"operator":"is","operand":"unread"}]', anchor: 'oldest' }, 'as parseUrlEncoded reads it, whatever another request did');
   parseBody(Buffer.from('b=body&d=%5B1%2C2%5D'), 'application/x-www-form-urlencoded; charset=utf-8', raw, () => undefined);
   t.same(raw, { a: '2', b: 'body', c: ' plus ', d: '[1,2]' }, 'the body overrides the query');
 

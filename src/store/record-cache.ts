@@ -1,0 +1,52 @@
+/**
+ * The message store's decoded records, most recently used kept (a Map, whose order is the
+ * eviction order). A hit takes its place at the back again only when half the cache has been
+ * read in since it last did: a page read again and again then costs a lookup, not two Map writes
+ * (and the rehashing their holes bring), while a record used at least that often is never the
+ * oldest when one must go.
+ */
+import type { MessageRecord } from '../domain/messages.js';
+
+export class RecordCache {
+  private readonly records = new Map<number, MessageRecord>();
+  /** Records put in so far, and that count when each record last took its place at the back. */
+  private added = 0;
+  private readonly placedAt = new WeakMap<MessageRecord, number>();
+
+  constructor(private readonly maxRecords: number) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  /** The cached record, its place kept (for reads of many records at once). */
+  peek(id: number): MessageRecord | undefined {
+    return this.records.get(id);
+  }
+
+  /** The cached record, its place refreshed when it has grown old. */
+  get(id: number): MessageRecord | undefined {
+    const record = this.records.get(id);
+    if (record === undefined) return undefined;
+    const at = this.placedAt.get(record);
+    if (at === undefined || this.added - at > this.maxRecords / 2) this.place(record);
+    return record;
+  }
+
+  /** Keeps a record (new or replacing its id's), the oldest going past the bound. */
+  set(record: MessageRecord): void {
+    this.added++;
+    this.place(record);
+    if (this.records.size > this.maxRecords) this.records.delete(this.records.keys().next().value!);
+  }
+
+  delete(id: number): void {
+    this.records.delete(id);
+  }
+
+  private place(record: MessageRecord): void {
+    this.records.delete(record.id);
+    this.records.set(record.id, record);
+    this.placedAt.set(record, this.added);
+  }
+}
