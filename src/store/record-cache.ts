@@ -40,6 +40,11 @@ export class RecordCache {
     if (this.records.size > this.maxRecords) this.records.delete(this.records.keys().next().value!);
   }
 
+  /** Every cached record by id, oldest first, places kept (for readers of the whole cache, such as the tests' state watch). */
+  entries(): IterableIterator<[number, MessageRecord]> {
+    return this.records.entries();
+  }
+
   delete(id: number): void {
     this.records.delete(id);
   }

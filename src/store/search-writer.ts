@@ -113,6 +113,9 @@ export class SearchWriter {
     } finally {
       if (--mine.users === 0 && shared === mine) {
         shared = undefined;
+        // An unreferenced thread does not keep the process alive: one closing would let it end
+        // before the await below returns.
+        mine.worker.ref();
         await mine.worker.terminate();
       }
     }

