@@ -4,19 +4,8 @@
  * one loop, without an async generator step (several microtasks) per id and per level of the
  * walk, which cost more than the rest of the page. Same ids, same order as `MessageStore.ids`.
  */
-import { MAX_ID, type MessageRange, type MessageStore, type WalkOptions } from './messages.js';
-
-/** A walk's bounds as an inclusive interval [lo, hi] (MessageStore's idsWithPrefix, the same rule). */
-function bounds(options: WalkOptions, lowest: number, below: number): [number, number] {
-  let lo = lowest;
-  let hi = Math.min(below, MAX_ID) - 1;
-  if (options.from !== undefined) {
-    const anchor = options.inclusive ? options.from : options.reverse ? options.from - 1 : options.from + 1;
-    if (options.reverse) hi = Math.min(hi, anchor);
-    else lo = Math.max(lo, anchor);
-  }
-  return [lo, hi];
-}
+import type { MessageRange, MessageStore, WalkOptions } from './messages.js';
+import { isListedRange, walkBounds } from './walk-range.js';
 
 /**
  * The ids of `range` from the options' anchor in their direction, or undefined when some part
@@ -34,10 +23,9 @@ export function heldIds(store: MessageStore, range: MessageRange, options: WalkO
     return parts.length <= 1 ? (parts[0] ?? []) : mergeHeld(parts, options.reverse);
   }
   const span = range.of === 'channel-span' ? range : undefined;
-  const [lo, hi] = bounds(options, span?.from ?? 0, span?.to ?? Infinity);
+  const [lo, hi] = walkBounds(options, span?.from ?? 0, span?.to ?? Infinity);
   if (lo > hi || hi < 0) return [];
-  const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
-  if (listed) return store.lists.walk(store.prefixOf(range), lo, hi, options.reverse);
+  if (isListedRange(range)) return store.lists.walk(store.prefixOf(range), lo, hi, options.reverse);
   if (range.of !== 'unread') return undefined;
   const unread = store.rowBook.unreadIds(range.userId, 256, options.reverse);
   return unread && unread.filter((id) => id >= lo && id <= hi);

@@ -5,14 +5,14 @@
  */
 import type { MessageRecord } from '../domain/messages.js';
 import type { MessageRange, MessageStore } from './messages.js';
-import { MAX_ID } from './messages.js';
+import { isListedRange, MAX_ID } from './walk-range.js';
 
 /** Every id of a range that is not a union (no anchor): no generator step per id when in memory. */
 export async function idList(store: MessageStore, range: Exclude<MessageRange, { of: 'union' }>, reverse: boolean): Promise<number[]> {
   const span = range.of === 'channel-span' ? range : undefined;
   const lo = span?.from ?? 0;
   const hi = Math.min(span?.to ?? Infinity, MAX_ID) - 1;
-  const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
+  const listed = isListedRange(range);
   const inMemory = listed ? store.lists.walk(store.prefixOf(range), lo, hi, reverse) : range.of === 'unread' ? store.rowBook.unreadIds(range.userId, 256, reverse) : undefined;
   const ids: number[] = [];
   if (inMemory) {

@@ -11,6 +11,7 @@ import { IdLists } from './id-lists.js';
 import { mergeIds } from './merge-ids.js';
 import { RowBook } from './row-book.js';
 import { RecordCache } from './record-cache.js';
+import { ID_WIDTH, isListedRange, MAX_ID, walkBounds } from './walk-range.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
 export interface TopicRecord {
@@ -20,7 +21,6 @@ export interface TopicRecord {
   participants: number[];
 }
 
-const ID_WIDTH = 12;
 
 export const idOfKey = (key: string): number => Number(key.slice(key.length - ID_WIDTH));
 
@@ -349,20 +349,12 @@ export class MessageStore {
   ids(range: MessageRange, options: WalkOptions): AsyncGenerator<number> {
     if (range.of === 'union') return mergeIds(range.ranges.map((part) => this.ids(part, options)), options.reverse);
     const span = range.of === 'channel-span' ? range : undefined;
-    const listed = range.of === 'topic' || range.of === 'channel' || range.of === 'channel-span' || range.of === 'conversation' || range.of === 'sender';
-    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, listed, range.of === 'unread' ? range.userId : undefined);
+    return this.idsWithPrefix(this.prefixOf(range), options, span?.from ?? 0, span?.to ?? Infinity, isListedRange(range), range.of === 'unread' ? range.userId : undefined);
   }
 
   /** Message ids in [lowest, below) of a range whose keys end with the id, from an anchor in one direction. */
   private async *idsWithPrefix(prefix: string, options: WalkOptions, lowest: number, below: number, listed: boolean, unreadOf: number | undefined): AsyncGenerator<number> {
-    // The ids to walk, as an inclusive interval [lo, hi]; ids from MAX_ID on are past every key.
-    let lo = lowest;
-    let hi = Math.min(below, MAX_ID) - 1;
-    if (options.from !== undefined) {
-      const anchor = options.inclusive ? options.from : options.reverse ? options.from - 1 : options.from + 1;
-      if (options.reverse) hi = Math.min(hi, anchor);
-      else lo = Math.max(lo, anchor);
-    }
+    const [lo, hi] = walkBounds(options, lowest, below);
     if (lo > hi || hi < 0) return;
     const inMemory = listed ? this.lists.walk(prefix, lo, hi, options.reverse) : unreadOf !== undefined ? this.rowBook.unreadIds(unreadOf, 256, options.reverse) : undefined;
     if (inMemory) {
@@ -392,8 +384,6 @@ export class MessageStore {
   }
 }
 
-/** Past every id a key can hold (12 digits). */
-export const MAX_ID = 10 ** ID_WIDTH;
 
 export function conversationOf(record: MessageRecord): string {
   return record.dmUserIds!.join(',');
