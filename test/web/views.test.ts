@@ -201,17 +201,21 @@ async function cursor(t: Test, c: Views): Promise<void> {
   await A.locator('article.message', { hasText: 'plan-beta' }).waitFor(WAIT);
   await A.locator('h1.narrow-title').click();
   const selected = async () => Number(await A.locator('article.message.selected').getAttribute('data-message-id'));
-  await A.keyboard.press('k');
-  const first = await selected();
-  await A.keyboard.press('k');
-  const second = await selected();
-  t.ok(second < first, 'k selects the message before');
+  // A key moves the cursor; wait until another message is selected and focus has followed it (fails on the timeout if never).
+  const move = async (key: string, from?: number) => {
+    await A.keyboard.press(key);
+    await A.waitForFunction((before) => {
+      const chosen = document.querySelector('article.message.selected');
+      return chosen !== null && chosen.getAttribute('data-message-id') !== before && document.activeElement === chosen;
+    }, String(from), WAIT);
+    return selected();
+  };
+  const first = await move('k');
+  const second = await move('k', first);
+  t.ok(second < first, 'k selects the message before, focused');
   t.equal(await A.locator('article.message.selected').getAttribute('aria-current'), 'true', 'marked for assistive technology');
-  t.equal(await A.evaluate(() => document.activeElement?.getAttribute('data-message-id')), String(second), 'and focused');
-  await A.keyboard.press('ArrowDown');
-  t.equal(await selected(), first, 'the down arrow selects the next one');
-  await A.keyboard.press('ArrowUp');
-  t.equal(await selected(), second, 'the up arrow the one before');
+  t.equal(await move('ArrowDown', second), first, 'the down arrow selects the next one, focused');
+  t.equal(await move('ArrowUp', first), second, 'the up arrow the one before, focused');
   await A.keyboard.press('r');
   await A.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message', undefined, WAIT);
   const message = (await iagoApi.get(`/messages/${second}`)).body.message as { subject: string };

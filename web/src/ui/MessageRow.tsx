@@ -70,7 +70,8 @@ export function MessageRow({ app, row, onReply, selected }: { app: App; row: Ext
   const content = useRef<HTMLDivElement>(null);
   const article = useRef<HTMLElement>(null);
   // The selected message takes focus (screen readers read it; focus is visible), unless the person is typing elsewhere.
-  useEffect(() => {
+  // In the same commit as its `selected` class (a layout effect), so focus never lags behind the highlight.
+  useLayoutEffect(() => {
     const active = document.activeElement;
     if (selected && article.current && (!active || active === document.body || active.closest('.feed'))) article.current.focus({ preventScroll: true });
   }, [selected]);
