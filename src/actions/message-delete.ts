@@ -35,7 +35,7 @@ export async function deleteMessage(services: Services, user: UserRecord, messag
     dropMessage(services, tx, current, key);
     removeDeletedPushes(services, tx, [current.id]);
     if (key !== undefined) {
-      const topic = messages.topic(current.channelId!, key);
+      const topic = messages.topic(current.channelId!, key, tx);
       if (topic) messages.saveTopic(current.channelId!, key, newest === undefined ? undefined : { ...topic, maxId: newest }, tx);
     }
     const event: Record<string, unknown> = { type: 'delete_message', message_ids: [current.id], message_id: current.id, message_type: current.type };

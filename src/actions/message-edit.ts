@@ -295,7 +295,7 @@ function moveNotices(write: EditWrite, tx: Transaction): void {
  */
 function rementioned(services: Services, tx: Transaction, record: MessageRecord, mentions: Mentions, alerted: ReadonlySet<number>, keepRows: ReadonlySet<number>, editorId: number): MessageRecord {
   const { messages } = services;
-  const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!))?.participants ?? []) : undefined;
+  const participants = record.type === 'stream' ? new Set(messages.topic(record.channelId!, topicKey(record.topic!), tx)?.participants ?? []) : undefined;
   const candidates = new Set(record.userIds);
   for (const userId of mentionCandidates(mentions, participants ?? [], messageAudience(services, record))) candidates.add(userId);
   for (const userId of alerted) candidates.add(userId);
@@ -348,8 +348,8 @@ function moveTopicBookkeeping(
   const { messages } = services;
   const fromKey = topicKey(fromTopic);
   const toKey = topicKey(toTopic);
-  const source = messages.topic(fromChannel, fromKey);
-  const target = fromChannel === toChannel && fromKey === toKey ? source : messages.topic(toChannel, toKey);
+  const source = messages.topic(fromChannel, fromKey, tx);
+  const target = fromChannel === toChannel && fromKey === toKey ? source : messages.topic(toChannel, toKey, tx);
   const maxMoved = Math.max(...movedIds);
   messages.saveTopic(toChannel, toKey, {
     name: toTopic,

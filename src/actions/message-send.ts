@@ -130,7 +130,7 @@ function placeInChannel(services: Services, tx: Transaction, out: OutgoingMessag
   const { org, messages } = services;
   const { id, mentions, readers } = arrival;
   const key = topicKey(topic);
-  const existing = messages.topic(channel.id, key);
+  const existing = messages.topic(channel.id, key, tx);
   const topicParticipants = new Set(existing?.participants ?? []);
   topicParticipants.add(out.sender.id);
   messages.saveTopic(channel.id, key, { name: topic, maxId: id, participants: [...topicParticipants] }, tx);

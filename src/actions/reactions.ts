@@ -55,7 +55,7 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
   services.messages.save(updated, tx);
   if (record.type === 'stream') {
     const key = topicKey(record.topic!);
-    const topic = services.messages.topic(record.channelId!, key);
+    const topic = services.messages.topic(record.channelId!, key, tx);
     if (topic && !topic.participants.includes(user.id)) {
       services.messages.saveTopic(record.channelId!, key, { ...topic, participants: [...topic.participants, user.id] }, tx);
     }

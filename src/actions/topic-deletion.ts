@@ -52,7 +52,7 @@ function deleteBatch(services: Services, tx: Transaction, channel: ChannelRecord
   const ids = batch.map((record) => record.id).sort((a, b) => a - b);
   removeDeletedPushes(services, tx, ids);
   tx.emit({ type: 'delete_message', message_ids: ids, message_type: 'stream', stream_id: channel.id, topic, for_bulk_message_deletion: true }, [...everyoneTold]);
-  const stored = messages.topic(channel.id, key);
+  const stored = messages.topic(channel.id, key, tx);
   if (stored) messages.saveTopic(channel.id, key, newestLeft === undefined ? undefined : { ...stored, maxId: newestLeft }, tx);
   if (channel.firstMessageId !== null && ids.includes(channel.firstMessageId)) {
     const updated = { ...channel, firstMessageId: firstLeft };

@@ -7,6 +7,7 @@
 import type { Level } from 'level';
 import { decode, encode } from './codec.js';
 import { openLevel } from './level-open.js';
+import { writeNative, type NativeLevel } from './native-batch.js';
 import { realmOfBatch, replicateTurn, settleRefused, type EncodedOp, type Replicator } from './replicated-log.js';
 import { serverKeys, type Range } from './keys.js';
 import { recoverStore, type RecoveryOptions } from './recovery.js';
@@ -36,7 +37,6 @@ export interface SnapshotReader {
 type Waiter = { resolve: () => void; reject: (error: unknown) => void; rollback: (() => void) | undefined; realm?: number | undefined };
 const DELETED = Symbol('deleted');
 
-type NativeBatch = { _batch(ops: readonly QueuedOp[], options: { sync: boolean }): Promise<void> };
 
 export interface DatabaseOptions {
   sync: boolean;
@@ -89,7 +89,7 @@ export class Database {
    */
   private readonly riders = new Set<() => readonly BatchOp[]>();
 
-  private native: NativeBatch;
+  private native: NativeLevel;
   private readonly sync: boolean;
   /** Cluster mode only (docs/cluster.md): each turn's batches go to their organizations' streams first. */
   private replicator: Replicator | undefined;
@@ -100,7 +100,7 @@ export class Database {
     readonly path: string,
     private readonly options: DatabaseOptions,
   ) {
-    this.native = db as unknown as NativeBatch;
+    this.native = db as unknown as NativeLevel;
     this.sync = options.sync;
   }
 
@@ -127,7 +127,7 @@ export class Database {
   /** A follower's write: a stream entry's ops (already encoded) straight to LevelDB, never through the overlay. */
   async applyReplicated(ops: readonly EncodedOp[]): Promise<void> {
     if (this.failure) throw storeUnavailable(this.failure);
-    await this.native._batch(ops.map((op) => ({ ...op, source: RIDER })), { sync: this.sync });
+    await writeNative(this.native, ops, this.sync);
   }
 
   /** Adds a source of rider ops (see `riders`); returns its removal. */
@@ -280,10 +280,10 @@ export class Database {
       const refused = this.replicator ? await replicateTurn(this.replicator, this.node, ops, RIDER, (op) => this.forget(op)) : undefined;
       this.faults.beforeWrite?.(ops.length);
       // The queued ops are already encoded, so they go straight to classic-level's native
-      // batch (abstract-level's `_batch` hook for implementations): the public `batch()`
-      // clones, validates and re-encodes every op, which profiling showed to be ~40% of the
-      // CPU of a busy send. There are no hooks or listeners here to bypass.
-      await this.native._batch(ops, { sync: this.sync });
+      // batch (store/native-batch.ts): the public `batch()` clones, validates and re-encodes
+      // every op, which profiling showed to be ~40% of the CPU of a busy send. There are no
+      // hooks or listeners here to bypass.
+      await writeNative(this.native, ops, this.sync);
       this.onFlush?.(ops.length, Number(process.hrtime.bigint() - started) / 1e9);
       // Only forget overlay entries that no later op has replaced since.
       for (const op of ops) if (this.overlay.get(op.key) === op.source) this.overlay.delete(op.key);
@@ -361,7 +361,7 @@ export class Database {
     if (this.db.status === 'open') await this.db.close();
     this.faults.beforeOpen?.();
     this.db = await openLevel(this.path);
-    this.native = this.db as unknown as NativeBatch;
+    this.native = this.db as unknown as NativeLevel;
     if (this.closed) return;
     this.faults.beforeWrite?.(1);
     await this.db.put(serverKeys.probe, new Uint8Array(encode(Date.now())), { sync: true });

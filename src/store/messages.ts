@@ -239,13 +239,16 @@ export class MessageStore {
     return reading;
   }
 
-  topic(channelId: number, topicKey: string): TopicRecord | undefined {
-    return this.db.get<TopicRecord>(this.keys.topic(channelId, topicKey));
+  /** The topic's record; within a write `tx`, as its earlier steps left it. */
+  topic(channelId: number, topicKey: string, tx?: Transaction): TopicRecord | undefined {
+    const key = this.keys.topic(channelId, topicKey);
+    const written = tx?.lastWrite(key);
+    return written ? (written.value as TopicRecord | undefined) : this.db.get<TopicRecord>(key);
   }
 
+  /** Written once per write (its last value): a turn of deliveries to one topic changes it per message. */
   saveTopic(channelId: number, topicKey: string, topic: TopicRecord | undefined, tx: Transaction): void {
-    if (topic) tx.put(this.keys.topic(channelId, topicKey), topic);
-    else tx.del(this.keys.topic(channelId, topicKey));
+    tx.writeLast(this.keys.topic(channelId, topicKey), topic);
   }
 
   async topics(channelId: number): Promise<TopicRecord[]> {

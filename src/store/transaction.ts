@@ -35,6 +35,8 @@ export class Transaction {
   readonly afterCommit: (() => void)[] = [];
   /** Values read only when the batch is sealed (counters: the newest value wins, whatever the commit order). */
   private readonly lateValues = new Map<string, () => unknown>();
+  /** Records written once at sealing with the value last set (undefined: deleted), and read back by later steps of this write. */
+  private readonly lastWrites = new Map<string, unknown>();
   /** Undo steps of in-memory changes, oldest first; run newest first on rollback. */
   private readonly undos: (() => void)[] = [];
   private state: 'open' | 'sealed' | 'rolled back' = 'open';
@@ -82,16 +84,33 @@ export class Transaction {
     this.lateValues.set(key, read);
   }
 
-  /** The batch to write: the ops in order, then the late values. */
+  /**
+   * Writes `key` (deletes it when `value` is undefined) at sealing, with the value last set: a
+   * write that changes one record many times (a turn of deliveries to one topic) writes and
+   * encodes it once, and each of its steps reads the one before through `lastWrite`.
+   */
+  writeLast(key: string, value: unknown): void {
+    this.assertOpen();
+    this.lastWrites.set(key, value);
+  }
+
+  /** What `writeLast` set for `key` in this write: `{ value }`, or undefined when it set nothing. */
+  lastWrite(key: string): { value: unknown } | undefined {
+    return this.lastWrites.has(key) ? { value: this.lastWrites.get(key) } : undefined;
+  }
+
+  /** The batch to write: the ops in order, then the late values and last writes. */
   seal(): BatchOp[] {
     this.assertOpen();
     this.state = 'sealed';
     for (const [key, read] of this.lateValues) this.ops.push({ type: 'put', key, value: read() });
     this.lateValues.clear();
+    for (const [key, value] of this.lastWrites) this.ops.push(value === undefined ? { type: 'del', key } : { type: 'put', key, value });
+    this.lastWrites.clear();
     return this.ops;
   }
 
   get isEmpty(): boolean {
-    return this.ops.length === 0 && this.events.length === 0;
+    return this.ops.length === 0 && this.lastWrites.size === 0 && this.events.length === 0;
   }
 }
