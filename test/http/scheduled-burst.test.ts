@@ -7,7 +7,9 @@
 import { test } from 'tap';
 import { world } from '../helpers/world.js';
 import { delay, pollPause } from '../helpers/events.js';
-import { VERONA } from '../helpers/demo-ids.js';
+import { DENMARK, HAMLET, OTHELLO, VERONA } from '../helpers/demo-ids.js';
+import { prepareMessage, writeMessage } from '../../src/actions/message-send.js';
+import { flagsOf, send } from '../helpers/messages.js';
 import type { Transaction } from '../../src/store/transaction.js';
 
 const BURST = 12;
@@ -66,4 +68,20 @@ test('a burst due at once', async (t) => {
   t.same(services.search.pendingIds(), [], 'the index took the burst in');
   const found = await hamlet.get('/messages', { anchor: 'newest', num_before: 100, num_after: 0, narrow: [{ operator: 'search', operand: 'zanzibar' }] });
   t.equal(found.body.messages.length, BURST, 'and search finds every message');
+});
+
+test('senders of one turn are all participants of their topic', async (t) => {
+  // A turn of deliveries is one write: each message must read the topic as the one before it
+  // left it, or only the last sender would be kept among the participants @**topic** reaches.
+  // Two sends in one write, as a turn makes them (a real turn's size depends on the machine's speed).
+  const w = await world(t);
+  const { hamlet, othello, cordelia, server } = w;
+  const { services } = server;
+  const topic = 'together';
+  const senders = [HAMLET, OTHELLO].map((id) => services.org.users.get(id)!);
+  const outs = senders.map((sender) => prepareMessage(services, sender, 'test', { type: 'stream', to: DENMARK, topic, content: 'here at the same second' }));
+  await services.write((tx) => outs.forEach((out) => writeMessage(services, tx, out)));
+  const id = await send(cordelia, DENMARK, topic, '@**topic** listen');
+  t.ok((await flagsOf(hamlet, id)).includes('topic_wildcard_mentioned'), 'the first sender participates');
+  t.ok((await flagsOf(othello, id)).includes('topic_wildcard_mentioned'), 'and the second');
 });
