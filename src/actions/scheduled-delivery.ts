@@ -19,6 +19,7 @@ import { prepareMessage, writeMessage, type OutgoingMessage } from './message-se
 import { botDirectMessage, notifyDirect } from './notifications.js';
 import { sendRequestOf } from './scheduled-messages.js';
 import { dropRender, keptRender } from '../queries/scheduled-render.js';
+import { dropSend, keptSend } from './scheduled-prepared.js';
 
 /** Zulip's failure for a deactivated sender (who gets no notice: they cannot read it). */
 const SENDER_DEACTIVATED = 'Account is deactivated';
@@ -28,6 +29,9 @@ function messageOf(services: Services, record: ScheduledMessageRecord, sender: U
   if (isTooLate(record.deliverAt, nowMs)) return LATE_FAILURE_MESSAGE;
   if (!sender?.isActive) return SENDER_DEACTIVATED;
   if (record.kind === 'remind') return botDirectMessage(services, sender, record.content);
+  // Checked when it was scheduled, and nothing the check read has changed since.
+  const kept = keptSend(services, record, sender);
+  if (kept) return kept;
   try {
     // The render made when it was scheduled, when still right: a burst due at once is not
     // rendered again message by message.
@@ -48,10 +52,14 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
   if (typeof message !== 'string') {
     writeMessage(services, tx, message);
     services.scheduled.delete(record.id, tx);
-    tx.afterCommit.push(() => dropRender(services, record.id));
+    tx.afterCommit.push(() => {
+      dropRender(services, record.id);
+      dropSend(services, record.id);
+    });
     tx.emit(removedEvent(record), [record.senderId]);
     return;
   }
+  tx.afterCommit.push(() => dropSend(services, record.id));
   const failed: ScheduledMessageRecord = { ...record, failed: true, failureMessage: message };
   services.scheduled.save(failed, tx);
   for (const event of updatedEvents(failed)) tx.emit(event, [record.senderId]);

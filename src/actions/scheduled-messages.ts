@@ -24,6 +24,7 @@ import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { defaultReadBySender, prepareMessage, type OutgoingMessage, type SendRequest } from './message-send.js';
+import { dropSend, keepSend, sendStamp } from './scheduled-prepared.js';
 
 export interface ScheduleRequest {
   type: string;
@@ -69,7 +70,10 @@ function save(services: Services, tx: Transaction, record: ScheduledMessageRecor
 /** Removes a record that was deleted by its owner (delivery removes its own, in its own write). */
 export function removeScheduled(services: Services, tx: Transaction, record: ScheduledMessageRecord): void {
   services.scheduled.delete(record.id, tx);
-  tx.afterCommit.push(() => dropRender(services, record.id));
+  tx.afterCommit.push(() => {
+    dropRender(services, record.id);
+    dropSend(services, record.id);
+  });
   tx.emit(removedEvent(record), [record.senderId]);
   tx.afterCommit.push(() => services.scheduler.cancel(record.id));
 }
@@ -91,6 +95,8 @@ export async function createScheduledMessage(services: Services, sender: UserRec
   checkDeliveryTime(request.deliverAt, unixSeconds(services.clock));
   const stamp = renderStamp(services);
   const out = prepareMessage(services, sender, client, { type, to: request.to, content: request.content, topic: request.topic });
+  // Taken in the same turn as the check, so it stamps the state the check read.
+  const checked = sendStamp(services, sender, out.destination.type === 'stream' ? out.destination.channel.id : undefined);
   const address = addressOf(out);
   const kind: ScheduledKind = 'send';
   const id = await addScheduled(services, {
@@ -106,6 +112,7 @@ export async function createScheduledMessage(services: Services, sender: UserRec
   });
   // Rendered once: the delivery reuses it while nothing it depends on changed.
   keepRender(services, id, out.content, stamp, out.rendered);
+  keepSend(services, id, out, checked);
   return id;
 }
 
