@@ -79,9 +79,9 @@ export function dropSend(services: Services, id: number): void {
 /** Equal records but for the first message id (records are replaced, never changed in place). */
 function sameButFirstMessage(a: ChannelRecord, b: ChannelRecord): boolean {
   if (a === b) return true;
-  const keys = Object.keys(a) as (keyof ChannelRecord)[];
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => key === 'firstMessageId' || a[key] === b[key]);
+  const fields = Object.keys(a) as (keyof ChannelRecord)[];
+  if (fields.length !== Object.keys(b).length) return false;
+  return fields.every((field) => field === 'firstMessageId' || a[field] === b[field]);
 }
 
 /** The message checked ahead for `record`, as it is sent now; undefined when it must be checked again. */
