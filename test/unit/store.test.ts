@@ -61,3 +61,29 @@ test('counters: ids increase, and a batch sealed late cannot move the counter ba
   t.equal(new Counters(reopened).current('c'), 2);
   await reopened.close();
 });
+
+test('a record written many times in one write is written once, its last value, and read back meanwhile', async (t) => {
+  const dir = tempDataDir();
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const db = await Database.open(dir, { sync: false });
+  t.teardown(() => db.close());
+  await db.commit([{ type: 'put', key: 'gone', value: 'here before' }]);
+  const tx = new Transaction();
+  t.equal(tx.lastWrite('topic'), undefined, 'nothing set yet');
+  tx.writeLast('topic', { n: 1 });
+  tx.put('other', 1);
+  tx.writeLast('topic', { n: 2 });
+  t.same(tx.lastWrite('topic'), { value: { n: 2 } }, 'a later step reads the earlier one');
+  tx.writeLast('gone', undefined);
+  t.same(tx.lastWrite('gone'), { value: undefined }, 'a deletion reads back as nothing');
+  const ops = tx.seal();
+  t.same(ops.filter((op) => op.key === 'topic'), [{ type: 'put', key: 'topic', value: { n: 2 } }], 'one op, the last value');
+  t.same(ops.filter((op) => op.key === 'gone'), [{ type: 'del', key: 'gone' }]);
+  await db.commit(ops);
+  await db.close();
+  const reopened = await Database.open(dir, { sync: false });
+  t.same(reopened.get('topic'), { n: 2 }, 'on disk');
+  t.equal(reopened.get('gone'), undefined, 'deleted on disk');
+  t.equal(reopened.get('other'), 1);
+  await reopened.close();
+});
