@@ -64,12 +64,20 @@ export function keepSend(services: Services, id: number, out: OutgoingMessage, s
   if (out.content.includes('#**')) return;
   const { destination } = out;
   if (destination.type === 'stream' && (destination.channel !== stamp.channel || destination.channel.inviteOnly)) return;
+  // The record must be the one this check was made for (not one edited meanwhile).
+  if (record.content !== out.content || !sameAddress(record, out)) return;
   keptOf(services).set(id, { record, stamp, out });
 }
 
 /** Whether item `id` has a message checked ahead (tests). */
 export function hasKeptSend(services: Services, id: number): boolean {
   return keptByServices.get(services)?.has(id) ?? false;
+}
+
+function sameAddress(record: ScheduledMessageRecord, { destination, sender }: OutgoingMessage): boolean {
+  if (destination.type === 'stream') return record.type === 'stream' && record.channelId === destination.channel.id && record.topic === destination.topic;
+  const ids = new Set([sender.id, ...(record.userIds ?? [])]);
+  return record.type === 'private' && destination.participants.length === ids.size && destination.participants.every((user) => ids.has(user.id));
 }
 
 export function dropSend(services: Services, id: number): void {
