@@ -79,6 +79,24 @@ export class IdLists {
     return walkIds(list, lo, hi, reverse);
   }
 
+  /**
+   * The ids in [lo, hi] of `prefix`'s list from memory as an array of their own (ascending, or
+   * newest first when `reverse`), for a reader that takes the whole range at once; undefined as
+   * `walk` (which then starts the list's read).
+   */
+  slice(prefix: string, lo: number, hi: number, reverse: boolean): number[] | undefined {
+    const list = this.lists.get(prefix);
+    if (list?.ids === undefined) {
+      this.walk(prefix, lo, hi, reverse); // starts the list's read, as any walk of a list not held
+      return undefined;
+    }
+    this.lists.delete(prefix);
+    this.lists.set(prefix, list);
+    this.counts.served++;
+    const ids = list.ids.slice(lowerBound(list.ids, lo), lowerBound(list.ids, hi + 1));
+    return reverse ? ids.reverse() : ids;
+  }
+
   /** A batch lists `id` under `prefix` (or its rollback restores it). */
   added(prefix: string, id: number): void {
     const list = this.lists.get(prefix);
