@@ -26,7 +26,7 @@ import type { Services } from '../services.js';
 import { channelVisible } from './channel-access.js';
 import { presences } from './presence.js';
 import { remindersOf, scheduledMessagesOf } from './scheduled-messages.js';
-import { realmState } from './register-realm.js';
+import { realmDescription, realmPart } from './register-realm.js';
 import { draftsSynchronized } from '../domain/drafts.js';
 import { registerDrafts } from './drafts.js';
 import { navigationViewsOf } from './navigation-views.js';
@@ -162,8 +162,11 @@ export async function initialState(services: Services, request: StateRequest): P
   const want = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
-  if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
   const json: Buffer[] = [];
+  if (want('realm')) {
+    state.realm_description = realmDescription(services);
+    json.push(realmPart(services, services.startedAt));
+  }
   if (want('realm_user')) {
     Object.assign(state, realmUserState(services, request));
     json.push(...registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));
