@@ -6,6 +6,7 @@ import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
 import { recordNumber } from '../shared/record-number.js';
+import { renderStamp } from './scheduled-render.js';
 import { emojiDataFile } from './emoji-data.js';
 import { formatName, maxUploadMib, THUMBNAIL_FORMATS, uploadQuotaMib } from '../domain/uploads.js';
 
@@ -28,16 +29,17 @@ function legacyPolicy(groupId: unknown, systemGroups: Record<string, number>, ta
 const IN_HEAD = ['zulip_feature_level', 'event_queue_longpoll_timeout_seconds'];
 
 /**
- * The `realm` block as encoded text (a run of fields without braces), `realm_description` aside:
- * the same for every member, so kept per organization while what it is made of holds (the realm
- * record, replaced on every change of a setting; the organization's address; the push
- * notification state; the server generation).
+ * The `realm` block as encoded text (a run of fields without braces): the same for every member,
+ * so kept per organization while what it is made of holds (the realm record, replaced on every
+ * change of a setting; the organization's address; the push notification state; the server
+ * generation; and for the rendered description, what rendering reads: renderStamp and the
+ * channels, which its channel links name).
  */
 export function realmPart(services: Services, serverGeneration: number): Buffer {
   const { org } = services;
   const cache = services.readCaches.registerTexts;
   const push = realmPushState(services);
-  const stamp = `${recordNumber(org.realm)}|${org.url}|${org.host}|${push.enabled}|${push.endTimestamp}|${serverGeneration}`;
+  const stamp = `${recordNumber(org.realm)}|${org.url}|${org.host}|${push.enabled}|${push.endTimestamp}|${serverGeneration}|${renderStamp(services)}|${org.channels.version}`;
   const kept = cache.texts.get('realm');
   if (kept !== undefined && kept.stamp === stamp) {
     cache.counts.reused++;
@@ -51,15 +53,6 @@ export function realmPart(services: Services, serverGeneration: number): Buffer 
   return json;
 }
 
-/**
- * `realm_description`, rendered per answer as Zulip's get_realm_rendered_description (the
- * `realm` events carry the Markdown): its mentions and channel links follow users and channels.
- */
-export function realmDescription(services: Services): string {
-  return services.render(services.org.realm.description || 'The coolest place in the universe.').html;
-}
-
-/** The `realm` block without `realm_description` (see realmPart). */
 export function realmState(services: Services, serverGeneration: number): Record<string, unknown> {
   const realm = services.org.realm;
   const groups = realm.systemGroups as Record<string, number>;
@@ -79,6 +72,8 @@ function realmFields(services: Services): Record<string, unknown> {
   const setting = <K extends string>(key: K) => realmSetting(realm, key);
   return {
     realm_name: realm.name,
+    // Rendered, as Zulip's get_realm_rendered_description (the `realm` events carry the Markdown).
+    realm_description: services.render(realm.description || 'The coolest place in the universe.').html,
     realm_default_language: setting('default_language'),
     realm_allow_message_editing: setting('allow_message_editing'),
     realm_message_content_edit_limit_seconds: setting('message_content_edit_limit_seconds'),

@@ -26,7 +26,7 @@ import type { Services } from '../services.js';
 import { channelVisible } from './channel-access.js';
 import { presences } from './presence.js';
 import { remindersOf, scheduledMessagesOf } from './scheduled-messages.js';
-import { realmDescription, realmPart } from './register-realm.js';
+import { realmPart } from './register-realm.js';
 import { draftsSynchronized } from '../domain/drafts.js';
 import { registerDrafts } from './drafts.js';
 import { navigationViewsOf } from './navigation-views.js';
@@ -163,10 +163,7 @@ export async function initialState(services: Services, request: StateRequest): P
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
   const json: Buffer[] = [];
-  if (want('realm')) {
-    state.realm_description = realmDescription(services);
-    json.push(realmPart(services, services.startedAt));
-  }
+  if (want('realm')) json.push(realmPart(services, services.startedAt));
   if (want('realm_user')) {
     Object.assign(state, realmUserState(services, request));
     json.push(...registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));

@@ -75,7 +75,7 @@ test('POST /register: kept parts follow every change', async (t) => {
 });
 
 test('POST /register: the realm block is kept, and follows every change of the realm', async (t) => {
-  const { iago, othello } = await world(t);
+  const { iago, othello, hamlet } = await world(t);
   const realm = async () => {
     const { queue_id: _, ...body } = (await othello.post('/register', { fetch_event_types: ['realm'] })).body;
     return body as Record<string, unknown>;
@@ -93,4 +93,9 @@ test('POST /register: the realm block is kept, and follows every change of the r
   t.same(await realm(), first, 'the same answer again');
   t.equal((await iago.patch('/realm', { name: 'Elsinore', description: 'A **castle**', digest_weekday: 4 })).status, 200);
   t.match(await realm(), { realm_name: 'Elsinore', realm_description: '<p>A <strong>castle</strong></p>', realm_digest_weekday: 4 }, 'a change is seen at once');
+  // The rendered description follows what rendering reads (here a user's name).
+  t.equal((await iago.patch('/realm', { description: 'Ask @**King Hamlet**' })).status, 200);
+  t.match((await realm()).realm_description, /user-mention/, 'a mention renders');
+  t.equal((await hamlet.patch('/settings', { full_name: 'Prince Hamlet' })).status, 200);
+  t.notMatch((await realm()).realm_description, /user-mention/, 'and no longer once the name is another');
 });
