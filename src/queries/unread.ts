@@ -10,15 +10,21 @@ import type { Services } from '../services.js';
 /** Zulip reads at most this many unread messages, the newest ones. */
 export const MAX_UNREAD_MESSAGES = 50000;
 
+/** A channel's delivered messages in one span, ascending. */
+interface SpanIds {
+  channelId: number;
+  ids: number[];
+}
+
 /**
  * The candidates of unreadCandidatesRange, each part read into an ascending array of its own:
- * `spans`, one channel's delivered messages each (no two share an id), and `others` (the
- * user's unread rows), which may repeat ids of the spans.
+ * `spans`, one channel's delivered messages each, and `others` (the user's unread rows), which
+ * may repeat ids of the spans.
  */
-async function candidateLists(services: Services, userId: number): Promise<{ spans: number[][]; others: number[][]; total: number }> {
+async function candidateLists(services: Services, userId: number): Promise<{ spans: SpanIds[]; others: number[][]; total: number }> {
   const range = unreadCandidatesRange(services, userId);
   const parts = range.of === 'union' ? range.ranges : [range];
-  const spans: number[][] = [];
+  const spans: SpanIds[] = [];
   const others: number[][] = [];
   let total = 0;
   await Promise.all(parts.map(async (part) => {
@@ -28,7 +34,8 @@ async function candidateLists(services: Services, userId: number): Promise<{ spa
       ids = [];
       for await (const id of services.messages.ids(part, { reverse: false })) ids.push(id);
     }
-    (part.of === 'channel-span' ? spans : others).push(ids);
+    if (part.of === 'channel-span') spans.push({ channelId: part.channelId, ids });
+    else others.push(ids);
     total += ids.length;
   }));
   return { spans, others, total };
@@ -177,22 +184,24 @@ export async function unreadMessages(services: Services, userId: number, allowEm
   const groups = new UnreadGroups(services, userId, allowEmptyTopicName);
   const flagsOf = flagReader(services, userId);
   const recordOf = recordReader(services.messages);
-  /** Adds the message when the user has it unread. */
-  const take = (id: number): boolean => {
+  /** Adds the message when the user has it unread (and, given `channelId`, it is in that channel). */
+  const take = (id: number, channelId?: number): void => {
     const record = recordOf(id);
-    const flags = record ? flagsOf(record) : undefined;
-    if (!record || flags === undefined || flags & Flag.read) return false;
+    if (!record || (channelId !== undefined && record.channelId !== channelId)) return;
+    const flags = flagsOf(record);
+    if (flags === undefined || flags & Flag.read) return;
     groups.add(record, flags);
-    return true;
   };
   if (total >= MAX_UNREAD_MESSAGES) return cappedUnread(spans, others, groups, recordOf, flagsOf);
   // Under the cap every candidate counts, so no order across parts is needed: each channel's
-  // messages in order, then the other parts' ids that no channel gave (each once).
+  // messages in order, then the other parts' ids that no channel gave (each once). A message
+  // moved to another channel while the parts were read is taken only from its channel's part
+  // (no id twice), as the records now say.
   const rest = others.length === 0 ? undefined : new Set(others.length === 1 ? others[0]! : others.flat());
-  for (const list of spans) {
-    for (const id of list) {
+  for (const { channelId, ids } of spans) {
+    for (const id of ids) {
       if (rest !== undefined && rest.size > 0) rest.delete(id);
-      take(id);
+      take(id, channelId);
     }
   }
   if (rest !== undefined) for (const id of [...rest].sort(ascending)) take(id);
@@ -200,10 +209,10 @@ export async function unreadMessages(services: Services, userId: number, allowEm
 }
 
 /** Over the cap: the newest unread first until MAX_UNREAD_MESSAGES, then grouped oldest first. */
-function cappedUnread(spans: number[][], others: number[][], groups: UnreadGroups, recordOf: (id: number) => MessageRecord | undefined, flagsOf: (record: MessageRecord) => number | undefined) {
+function cappedUnread(spans: SpanIds[], others: number[][], groups: UnreadGroups, recordOf: (id: number) => MessageRecord | undefined, flagsOf: (record: MessageRecord) => number | undefined) {
   const records: MessageRecord[] = [];
   const flagList: number[] = [];
-  for (const id of newestFirstOnce([...spans, ...others])) {
+  for (const id of newestFirstOnce([...spans.map((span) => span.ids), ...others])) {
     const record = recordOf(id);
     const flags = record ? flagsOf(record) : undefined;
     if (!record || flags === undefined || flags & Flag.read) continue;
