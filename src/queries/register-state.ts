@@ -141,7 +141,7 @@ function settingsState(request: StateRequest, want: (type: string) => boolean): 
 
 export interface InitialState {
   fields: Record<string, unknown>;
-  /** Fields already serialised and encoded (the user lists, kept per role): runs of fields without braces. */
+  /** Fields already serialised and encoded (the realm block and the user lists, kept; own subscriptions): runs of fields without braces. */
   json: Buffer[];
 }
 
