@@ -50,8 +50,10 @@ export async function registerQueue(services: Services, user: UserRecord, reques
   const caps = capabilities(request.clientCapabilities);
   const include = request.includeSubscribers;
   const includeSubscribers = include === 'partial' ? 'partial' : include === true || include === 'true';
-  // The queue first, then the state: events committed meanwhile reach the queue.
-  const queue = await services.queues.register({
+  // The queue first, then the state: events committed meanwhile reach the queue. The queue is
+  // live at once; its descriptor is made durable while the state is read, and the answer waits
+  // for both (no queue id is given out before it would survive a restart).
+  const registering = services.queues.register({
     userId: user.id,
     eventTypes,
     narrow,
@@ -64,7 +66,7 @@ export async function registerQueue(services: Services, user: UserRecord, reques
     capabilities: caps,
     lifespanSeconds: Math.min(request.queueLifespanSeconds, LIMITS.maxQueueLifespanSeconds),
   });
-  const { fields, json } = await initialState(services, {
+  const [queue, { fields, json }] = await Promise.all([registering, initialState(services, {
     user,
     fetchTypes,
     eventTypes,
@@ -72,7 +74,7 @@ export async function registerQueue(services: Services, user: UserRecord, reques
     includeSubscribers,
     slimPresence: request.slimPresence,
     capabilities: caps,
-  });
+  })]);
   const head = JSON.stringify({
     queue_id: queue.id,
     last_event_id: -1,

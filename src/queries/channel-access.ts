@@ -5,7 +5,9 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 
 export function channelVisible(services: Services, user: UserRecord, channel: ChannelRecord): boolean {
-  return knowsChannel(user, channel, services.subscriptions.isSubscribed(user.id, channel.id));
+  // Most channels are known without a subscription: the channel's subscriber set (a big one, far
+  // from the cache when a register walks every channel) is read only when the answer turns on it.
+  return knowsChannel(user, channel, false) || knowsChannel(user, channel, services.subscriptions.isSubscribed(user.id, channel.id));
 }
 
 export function channelReadable(services: Services, user: UserRecord, channel: ChannelRecord): boolean {

@@ -5,6 +5,8 @@ import { editHistoryPolicy, realmGroupSetting, realmIconUrl, realmSetting, realm
 import { LIMITS, ZULIP_FEATURE_LEVEL } from '../domain/versions.js';
 import { MAX_REMINDER_NOTE_LENGTH } from '../domain/reminders.js';
 import type { Services } from '../services.js';
+import { recordNumber } from '../shared/record-number.js';
+import { renderStamp } from './scheduled-render.js';
 import { emojiDataFile } from './emoji-data.js';
 import { formatName, maxUploadMib, THUMBNAIL_FORMATS, uploadQuotaMib } from '../domain/uploads.js';
 
@@ -21,6 +23,34 @@ const GIPHY_RATING_OPTIONS = {
 function legacyPolicy(groupId: unknown, systemGroups: Record<string, number>, table: Record<string, number>, fallback: number): number {
   for (const [name, value] of Object.entries(table)) if (systemGroups[name] === groupId) return value;
   return fallback;
+}
+
+/** Fields the head of every register answer gives (actions/event-queues.ts): not repeated in the kept text. */
+const IN_HEAD = ['zulip_feature_level', 'event_queue_longpoll_timeout_seconds'];
+
+/**
+ * The `realm` block as encoded text (a run of fields without braces): the same for every member,
+ * so kept per organization while what it is made of holds (the realm record, replaced on every
+ * change of a setting; the organization's address; the push notification state; the server
+ * generation; and for the rendered description, what rendering reads: renderStamp and the
+ * channels, which its channel links name).
+ */
+export function realmPart(services: Services, serverGeneration: number): Buffer {
+  const { org } = services;
+  const cache = services.readCaches.registerTexts;
+  const push = realmPushState(services);
+  const stamp = `${recordNumber(org.realm)}|${org.url}|${org.host}|${push.enabled}|${push.endTimestamp}|${serverGeneration}|${renderStamp(services)}|${org.channels.version}`;
+  const kept = cache.texts.get('realm');
+  if (kept !== undefined && kept.stamp === stamp) {
+    cache.counts.reused++;
+    return kept.json;
+  }
+  const state = realmState(services, serverGeneration);
+  for (const key of IN_HEAD) delete state[key];
+  const json = Buffer.from(JSON.stringify(state).slice(1, -1));
+  cache.texts.set('realm', { stamp, json });
+  cache.counts.built++;
+  return json;
 }
 
 export function realmState(services: Services, serverGeneration: number): Record<string, unknown> {

@@ -26,7 +26,7 @@ import type { Services } from '../services.js';
 import { channelVisible } from './channel-access.js';
 import { presences } from './presence.js';
 import { remindersOf, scheduledMessagesOf } from './scheduled-messages.js';
-import { realmState } from './register-realm.js';
+import { realmPart } from './register-realm.js';
 import { draftsSynchronized } from '../domain/drafts.js';
 import { registerDrafts } from './drafts.js';
 import { navigationViewsOf } from './navigation-views.js';
@@ -56,10 +56,11 @@ export interface StateRequest {
 
 
 /**
- * `subscriptions` and `unsubscribed` (the user's own, as objects) and `never_subscribed` (the
- * public channels everyone sees alike, joined from texts kept per channel).
+ * `subscriptions` (the user's own, as text: each object serialised with its channel's subscriber
+ * list spliced in from the text kept per channel), `unsubscribed` (objects) and `never_subscribed`
+ * (the public channels everyone sees alike, joined from texts kept per channel).
  */
-function subscriptionState(services: Services, request: StateRequest): { fields: Record<string, unknown>; neverSubscribed: Buffer } {
+function subscriptionState(services: Services, request: StateRequest): { fields: Record<string, unknown>; subscriptions: Buffer; neverSubscribed: Buffer } {
   const { user } = request;
   const mode = request.includeSubscribers;
   const format = { includeSubscribers: false, notificationSettingsNull: request.capabilities.notificationSettingsNull };
@@ -69,7 +70,7 @@ function subscriptionState(services: Services, request: StateRequest): { fields:
     object[key] = list;
     return object;
   };
-  const subscriptions: Record<string, unknown>[] = [];
+  const subscriptions: string[] = [];
   const unsubscribed: Record<string, unknown>[] = [];
   const neverSubscribed: ChannelRecord[] = [];
   const states = services.subscriptions.channelsOf(user.id);
@@ -77,19 +78,19 @@ function subscriptionState(services: Services, request: StateRequest): { fields:
     if (channel.isArchived && !request.capabilities.archivedChannels) continue;
     const state = states[channel.id];
     if (state?.active) {
-      const object = subscriptionObject(services, user, channel, state, format);
-      // A subscriber sees every subscriber: the list kept per channel serves them all.
-      if (mode !== false) {
-        const [key, list] = allSubscribersField(services, channel, mode).field;
-        object[key] = list;
-      }
-      subscriptions.push(object);
+      const text = JSON.stringify(subscriptionObject(services, user, channel, state, format));
+      // A subscriber sees every subscriber: the list kept per channel (and its text) serves them all.
+      subscriptions.push(mode === false ? text : `${text.slice(0, -1)},${allSubscribersField(services, channel, mode).json}}`);
     }
     else if (!channelVisible(services, user, channel)) continue;
     else if (state) unsubscribed.push(withSubscribers(subscriptionObject(services, user, channel, state, format), () => visibleSubscribers(services, user, channel)));
     else neverSubscribed.push(channel);
   }
-  return { fields: { subscriptions, unsubscribed }, neverSubscribed: neverSubscribedPart(services, neverSubscribed, mode) };
+  return {
+    fields: { unsubscribed },
+    subscriptions: Buffer.from(`"subscriptions":[${subscriptions.join(',')}]`),
+    neverSubscribed: neverSubscribedPart(services, neverSubscribed, mode),
+  };
 }
 
 function realmUserState(services: Services, request: StateRequest): Record<string, unknown> {
@@ -140,7 +141,7 @@ function settingsState(request: StateRequest, want: (type: string) => boolean): 
 
 export interface InitialState {
   fields: Record<string, unknown>;
-  /** Fields already serialised and encoded (the user lists, kept per role): runs of fields without braces. */
+  /** Fields already serialised and encoded (the realm block and the user lists, kept; own subscriptions): runs of fields without braces. */
   json: Buffer[];
 }
 
@@ -161,16 +162,16 @@ export async function initialState(services: Services, request: StateRequest): P
   const want = (type: string) => fetchTypes === null || fetchTypes.includes(type);
   const state: Record<string, unknown> = {};
   const now = services.clock.now();
-  if (want('realm')) Object.assign(state, realmState(services, services.startedAt));
   const json: Buffer[] = [];
+  if (want('realm')) json.push(realmPart(services, services.startedAt));
   if (want('realm_user')) {
     Object.assign(state, realmUserState(services, request));
     json.push(...registerUsersJson(services, user, { clientGravatar: request.clientGravatar, avatarOptional: request.capabilities.userAvatarUrlFieldOptional }));
   }
   if (want('subscription')) {
-    const { fields, neverSubscribed } = subscriptionState(services, request);
+    const { fields, subscriptions, neverSubscribed } = subscriptionState(services, request);
     Object.assign(state, fields);
-    json.push(neverSubscribed);
+    json.push(subscriptions, neverSubscribed);
   }
   if (want('message')) state.max_message_id = await newestMessageId(services, user.id);
   if (want('message') && want('update_message_flags')) state.unread_msgs = await unreadMessages(services, user.id, request.capabilities.emptyTopicName);

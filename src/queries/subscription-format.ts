@@ -53,18 +53,18 @@ export function subscriptionObject(
     const global = GLOBAL_STREAM_NOTIFICATIONS[key];
     return (settings[global] as boolean | undefined) ?? GLOBAL_DEFAULTS[global];
   };
-  const object: Record<string, unknown> = {
-    ...channelObject(services, channel),
-    color: state.color,
-    is_muted: state.isMuted,
-    in_home_view: !state.isMuted,
-    pin_to_top: state.pinToTop,
-    desktop_notifications: personal('desktop_notifications', state.desktopNotifications),
-    audible_notifications: personal('audible_notifications', state.audibleNotifications),
-    push_notifications: personal('push_notifications', state.pushNotifications),
-    email_notifications: personal('email_notifications', state.emailNotifications),
-    wildcard_mentions_notify: personal('wildcard_mentions_notify', state.wildcardMentionsNotify),
-  };
+  // The channel's fresh object, added to: a spread followed by more fields took V8's slow path
+  // (tens of µs per object; a POST /register makes one per subscription).
+  const object = channelObject(services, channel);
+  object.color = state.color;
+  object.is_muted = state.isMuted;
+  object.in_home_view = !state.isMuted;
+  object.pin_to_top = state.pinToTop;
+  object.desktop_notifications = personal('desktop_notifications', state.desktopNotifications);
+  object.audible_notifications = personal('audible_notifications', state.audibleNotifications);
+  object.push_notifications = personal('push_notifications', state.pushNotifications);
+  object.email_notifications = personal('email_notifications', state.emailNotifications);
+  object.wildcard_mentions_notify = personal('wildcard_mentions_notify', state.wildcardMentionsNotify);
   if (format.includeSubscribers) object.subscribers = format.subscribers ?? visibleSubscribers(services, user, channel);
   return object;
 }

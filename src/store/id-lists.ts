@@ -45,6 +45,9 @@ function remove(ids: number[], id: number): void {
   if (ids[at] === id) ids.splice(at, 1);
 }
 
+/** How many lists may wait for their read. */
+const MAX_WANTED = 256;
+
 export class IdLists {
   /** By prefix, least recently used first. */
   private readonly lists = new Map<string, IdList>();
@@ -53,6 +56,12 @@ export class IdLists {
   private readonly tooLong = new Set<string>();
   /** One list is read at a time: the reads of a busy server stay a background trickle. */
   private reading = false;
+  /**
+   * Lists walked while another was being read, read next in turn (at most MAX_WANTED): a
+   * reader of many lists at once (POST /register's unread messages) has them all in memory
+   * after one pass, not after one pass per list.
+   */
+  private readonly wanted = new Set<string>();
   /** Lists read into memory and walks served from memory (tests and benches see them at work). */
   readonly counts = { loaded: 0, served: 0 };
 
@@ -69,7 +78,10 @@ export class IdLists {
   walk(prefix: string, lo: number, hi: number, reverse: boolean): Iterable<number> | undefined {
     const list = this.lists.get(prefix);
     if (list?.ids === undefined) {
-      if (list === undefined && !this.reading && !this.tooLong.has(prefix)) void this.load(prefix);
+      if (list === undefined && !this.tooLong.has(prefix)) {
+        if (!this.reading) void this.load(prefix);
+        else if (this.wanted.size < MAX_WANTED) this.wanted.add(prefix);
+      }
       return undefined;
     }
     // Most recently used last.
@@ -77,6 +89,24 @@ export class IdLists {
     this.lists.set(prefix, list);
     this.counts.served++;
     return walkIds(list, lo, hi, reverse);
+  }
+
+  /**
+   * The ids in [lo, hi] of `prefix`'s list from memory as an array of their own (ascending, or
+   * newest first when `reverse`), for a reader that takes the whole range at once; undefined as
+   * `walk` (which then starts the list's read).
+   */
+  slice(prefix: string, lo: number, hi: number, reverse: boolean): number[] | undefined {
+    const list = this.lists.get(prefix);
+    if (list?.ids === undefined) {
+      this.walk(prefix, lo, hi, reverse); // starts the list's read, as any walk of a list not held
+      return undefined;
+    }
+    this.lists.delete(prefix);
+    this.lists.set(prefix, list);
+    this.counts.served++;
+    const ids = list.ids.slice(lowerBound(list.ids, lo), lowerBound(list.ids, hi + 1));
+    return reverse ? ids.reverse() : ids;
   }
 
   /** A batch lists `id` under `prefix` (or its rollback restores it). */
@@ -121,17 +151,32 @@ export class IdLists {
     } catch {
       // Too long, or the store closing: this prefix is walked on disk, as before.
       if (this.lists.get(prefix) === list) this.lists.delete(prefix);
+      // The others wait for the next walk unless this one was only too long.
+      if (this.tooLong.has(prefix)) this.loadWanted();
+      else this.wanted.clear();
       return;
     } finally {
       this.reading = false;
     }
-    if (this.lists.get(prefix) !== list) return;
-    for (const [added, id] of list.pending) (added ? insert : remove)(ids, id);
-    list.pending = [];
-    list.ids = ids;
-    this.held += ids.length;
-    this.counts.loaded++;
-    this.evict();
+    if (this.lists.get(prefix) === list) {
+      for (const [added, id] of list.pending) (added ? insert : remove)(ids, id);
+      list.pending = [];
+      list.ids = ids;
+      this.held += ids.length;
+      this.counts.loaded++;
+      this.evict();
+    }
+    this.loadWanted();
+  }
+
+  /** Starts the read of the next wanted list that is still neither held nor too long. */
+  private loadWanted(): void {
+    for (const prefix of this.wanted) {
+      this.wanted.delete(prefix);
+      if (this.lists.has(prefix) || this.tooLong.has(prefix)) continue;
+      void this.load(prefix);
+      return;
+    }
   }
 
   private evict(): void {

@@ -13,7 +13,11 @@ export async function idList(store: MessageStore, range: Exclude<MessageRange, {
   const lo = span?.from ?? 0;
   const hi = Math.min(span?.to ?? Infinity, MAX_ID) - 1;
   const listed = isListedRange(range);
-  const inMemory = listed ? store.lists.walk(store.prefixOf(range), lo, hi, reverse) : range.of === 'unread' ? store.rowBook.unreadIds(range.userId, 256, reverse) : undefined;
+  if (listed) {
+    const held = store.lists.slice(store.prefixOf(range), lo, hi, reverse);
+    if (held !== undefined) return held;
+  }
+  const inMemory = range.of === 'unread' ? store.rowBook.unreadIds(range.userId, 256, reverse) : undefined;
   const ids: number[] = [];
   if (inMemory) {
     for (const id of inMemory) if (id >= lo && id <= hi) ids.push(id);

@@ -1,4 +1,4 @@
-/** Unit tests of the HTTP front's pure parts: routing, parameter parsing, validation messages, rate limits. */
+/** Unit tests of the HTTP front's pure parts: routing, parameter parsing, validation messages, rate limits, answers joined from parts. */
 import { test } from 'tap';
 import { Router } from '../../src/http/router.js';
 import { parseApiQuery, parseBody, parseUrlEncoded, type RawParams, type UploadedFile } from '../../src/http/params.js';
@@ -6,6 +6,8 @@ import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { SCHEMAS } from '../../schemas/registry.js';
+import { successBytes } from '../../src/http/envelope.js';
+import { RawJson } from '../../src/shared/handler-result.js';
 
 test('router: static, integer, email and path parameters', async (t) => {
   const router = new Router<string>();
@@ -161,4 +163,15 @@ test('rate limiter: a sliding window of N requests', async (t) => {
   now += 1000;
   limiter.sweep();
   t.equal(limiter.peek('a').remaining, 3, 'swept keys start afresh');
+});
+
+test('answers of parts: text fields encoded in place, encoded parts joined, in one valid JSON object', async (t) => {
+  const parts = [Buffer.from('"big":[1,2,3]'), [Buffer.from('"split":"a'), Buffer.from('b"')]];
+  const text = JSON.stringify({ name: 'Ærø ✓ 𝄞', n: 1 }).slice(1, -1);
+  const first = successBytes(new RawJson(text, undefined, parts), ['bogus']);
+  t.same(JSON.parse(first.toString('utf8')), { result: 'success', msg: '', name: 'Ærø ✓ 𝄞', n: 1, big: [1, 2, 3], split: 'ab', ignored_parameters_unsupported: ['bogus'] }, 'multi-byte text counted in bytes');
+  const copy = Buffer.from(first);
+  const second = successBytes(new RawJson('', undefined, [Buffer.from('"x":true')]), []);
+  t.same(JSON.parse(second.toString('utf8')), { result: 'success', msg: '', x: true }, 'a shorter answer after a longer one (the buffer is reused)');
+  t.same(JSON.parse(copy.toString('utf8')).split, 'ab', 'the first answer, copied before, intact');
 });

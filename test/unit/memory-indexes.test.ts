@@ -48,6 +48,25 @@ test('id lists: read once, changes during the read kept, walks in both direction
   t.same(lists.counts, { loaded: 1, served: 2 });
 });
 
+test('id lists: lists walked during a read are read next in turn; slices are arrays of their own', async (t) => {
+  const reader = gatedReader(() => [1, 2, 3, 4]);
+  const lists = new IdLists((prefix) => (prefix === 'a' ? reader.read() : (async function* () {
+    yield* [10, 20, 30];
+  })()));
+  t.equal(lists.slice('a', 0, 100, false), undefined, 'not in memory: its read starts');
+  t.equal(lists.slice('b', 0, 100, false), undefined, 'b waits for a');
+  t.equal(lists.walk('c', 0, 100, false), undefined, 'and c for b');
+  t.equal(reader.reads(), 1, 'one read at a time');
+  reader.open();
+  for (let i = 0; i < 10 && lists.counts.loaded < 3; i++) await settle();
+  t.equal(lists.counts.loaded, 3, 'a, then b, then c, with no walk in between');
+  const slice = lists.slice('a', 2, 3, true)!;
+  t.same(slice, [3, 2], 'a bounded span, newest first');
+  slice.push(99);
+  t.same(lists.slice('b', 0, 25, false), [10, 20], 'oldest first');
+  t.same(lists.slice('a', 0, 100, false), [1, 2, 3, 4], 'the list is not the slice given out');
+});
+
 test('id lists: a walk goes on over a list that changes between its steps', async (t) => {
   const lists = new IdLists(async function* () {
     yield* [1, 2, 3, 4, 5];
