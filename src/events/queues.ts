@@ -245,9 +245,10 @@ export class EventQueues {
       for (const userId of logged.userIds) {
         const mine = this.byUser.get(userId);
         if (!mine) continue;
+        const flags = variants.flagsOf(userId);
         for (const queue of mine) {
-          if (!acceptsEvent(queue.descriptor, logged.event, variants.flagsOf(userId))) continue;
-          queue.push(variants.for(queue));
+          if (!acceptsEvent(queue.descriptor, logged.event, flags)) continue;
+          queue.push(variants.withFlags(queue, flags));
           if (queue.pending.length > this.timings.maxEvents) this.overflow(queue);
         }
       }
@@ -256,7 +257,7 @@ export class EventQueues {
         for (const queue of this.watchers) {
           if (recipients.has(queue.userId)) continue;
           if (!acceptsEvent(queue.descriptor, logged.event, undefined)) continue;
-          queue.push(variants.for(queue, false));
+          queue.push(variants.withFlags(queue, undefined));
           if (queue.pending.length > this.timings.maxEvents) this.overflow(queue);
         }
       }

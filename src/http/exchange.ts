@@ -172,7 +172,10 @@ export class Exchanges implements DeferredWriter {
       return;
     }
     try {
-      this.write(ex, 200, successBody(outcome as Record<string, unknown> | RawJson, ex.ignored ?? []));
+      const result = outcome as Record<string, unknown> | RawJson;
+      const ignored = ex.ignored ?? [];
+      // A parked poll's events come as bytes shared by every queue answered with them (event-queue.ts).
+      this.write(ex, 200, result instanceof RawJson && result.encodedFields !== undefined ? successBytes(result, ignored) : successBody(result, ignored));
     } catch (error) {
       this.fail(ex, error);
     }
