@@ -61,14 +61,37 @@ export interface QueueDescriptor {
   lastPoll: number;
 }
 
+/** What a queue tells the one who keeps it. */
+export interface QueueOwner {
+  /** A poll moved the acknowledgement: it is to reach disk (with the next write). */
+  acknowledged(queue: EventQueue): void;
+  /**
+   * Asked to call `flush()` once the deliveries of the current commit are all in (the owner
+   * batches every queue of a commit into one microtask, rather than one per queue).
+   */
+  flushWanted(queue: EventQueue): void;
+}
+
+/** A queue kept by nobody: acknowledgements stay in memory, each flush is its own microtask. */
+const ALONE: QueueOwner = {
+  acknowledged: () => {},
+  flushWanted: (queue) => queueMicrotask(() => queue.flush()),
+};
+
+/** The origin of `heartbeatDue`: the process's start, so that due times stay small integers for weeks. */
+const CLOCK_BASE = Date.now();
+
 export class EventQueue implements AbortListener {
   state: QueueState = INITIAL_QUEUE_STATE;
   readonly pending: QueuedEvent[] = [];
   /** The newest id pushed into this queue (or its ack when nothing newer was). */
   lastIssued: number;
   parked: Deferred | undefined;
-  /** Unix ms when the parked poll gets a heartbeat. */
-  heartbeatDue = 0;
+  /**
+   * When the parked poll gets a heartbeat, in ms after CLOCK_BASE: a small integer, which V8
+   * keeps in the object itself, where Unix ms would take a boxed number of 16 bytes per queue.
+   */
+  private heartbeatDue = 0;
   /** A FLUSH is scheduled for the end of the current deliveries. */
   private flushScheduled = false;
   /** Shared variant key of the events this queue receives (see variants.ts). */
@@ -77,13 +100,8 @@ export class EventQueue implements AbortListener {
   constructor(
     readonly descriptor: QueueDescriptor,
     variant: string,
-    /** Told when a poll moves the acknowledgement, so that it reaches disk (with the next write). */
-    private readonly onAcknowledged: (queue: EventQueue) => void = () => {},
-    /**
-     * Asked to call `flush()` once the deliveries of the current commit are all in (the owner
-     * batches every queue of a commit into one microtask, rather than one per queue).
-     */
-    private readonly onFlushWanted: (queue: EventQueue) => void = (queue) => queueMicrotask(() => queue.flush()),
+    /** Who keeps the queues: one object for all of them (two callbacks per queue would cost each one 8 bytes more). */
+    private readonly owner: QueueOwner = ALONE,
   ) {
     this.lastIssued = descriptor.ack;
     this.variant = variant;
@@ -109,7 +127,7 @@ export class EventQueue implements AbortListener {
     if (popped > 0) {
       d.ack = this.pending[popped - 1].id;
       this.pending.splice(0, popped);
-      this.onAcknowledged(this);
+      this.owner.acknowledged(this);
     }
     if (d.ack !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
     d.lastPoll = now;
@@ -120,7 +138,7 @@ export class EventQueue implements AbortListener {
       else if (action === 'park') {
         result = defer();
         this.parked = result;
-        this.heartbeatDue = now + heartbeatMs;
+        this.heartbeatDue = now + heartbeatMs - CLOCK_BASE;
         result.onAbort(this);
       }
     });
@@ -144,6 +162,11 @@ export class EventQueue implements AbortListener {
     for (const event of events) this.pending.push(event);
     for (const event of newer) this.pending.push(event);
     this.lastIssued = Math.max(this.lastIssued, events[events.length - 1]!.id);
+  }
+
+  /** A poll is parked and has been quiet for its heartbeat interval at `now` (Unix ms). */
+  heartbeatIsDue(now: number): boolean {
+    return this.state === 'polling' && this.heartbeatDue <= now - CLOCK_BASE;
   }
 
   heartbeat(): void {
@@ -180,7 +203,7 @@ export class EventQueue implements AbortListener {
         case 'scheduleFlush':
           if (!this.flushScheduled) {
             this.flushScheduled = true;
-            this.onFlushWanted(this);
+            this.owner.flushWanted(this);
           }
           break;
         case 'answerParked':
@@ -204,7 +227,7 @@ export class EventQueue implements AbortListener {
     }
   }
 
-  /** Answers the parked poll with what has been delivered (see `onFlushWanted`). */
+  /** Answers the parked poll with what has been delivered (see `QueueOwner.flushWanted`). */
   flush(): void {
     this.flushScheduled = false;
     this.run('FLUSH');

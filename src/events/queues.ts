@@ -11,7 +11,7 @@ import type { BatchOp, Database } from '../store/database.js';
 import type { EventLog } from '../store/event-log.js';
 import { Transaction } from '../store/transaction.js';
 import { Backlog, neededAfter } from './backlog.js';
-import { EventQueue, type QueueDescriptor, type QueuedEvent } from './event-queue.js';
+import { EventQueue, type QueueDescriptor, type QueuedEvent, type QueueOwner } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
 import { DescriptorCompactor } from './compact-descriptor.js';
 import { VariantCache, variantKey, type LoggedEvent } from './variants.js';
@@ -154,14 +154,11 @@ export class EventQueues {
   /** Descriptors with their option values shared between queues. */
   private readonly compactor = new DescriptorCompactor();
 
-  /** The queues' two callbacks, shared by all of them (two closures per queue would cost ~100 bytes of each one's budget). */
-  private readonly acknowledged = (queue: EventQueue): void => {
-    this.unsaved.add(queue);
-  };
-  private readonly flushWanted = (queue: EventQueue): void => this.flushSoon(queue);
+  /** What the queues tell their keeper, one object shared by all of them (closures per queue would cost ~100 bytes of each one's budget). */
+  private readonly owner: QueueOwner = { acknowledged: (queue) => void this.unsaved.add(queue), flushWanted: (queue) => this.flushSoon(queue) };
 
   private add(descriptor: QueueDescriptor): EventQueue {
-    const queue = new EventQueue(descriptor, variantKey(descriptor), this.acknowledged, this.flushWanted);
+    const queue = new EventQueue(descriptor, variantKey(descriptor), this.owner);
     this.queues.set(descriptor.id, queue);
     let mine = this.byUser.get(descriptor.userId);
     if (!mine) this.byUser.set(descriptor.userId, (mine = new Set()));
@@ -267,7 +264,7 @@ export class EventQueues {
   /** Answers parked polls that have been quiet for their heartbeat interval. */
   heartbeats(): void {
     const now = this.now();
-    for (const queue of this.queues.values()) if (queue.state === 'polling' && queue.heartbeatDue <= now) queue.heartbeat();
+    for (const queue of this.queues.values()) if (queue.heartbeatIsDue(now)) queue.heartbeat();
   }
 
   heartbeatMs(): number {
