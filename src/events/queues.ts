@@ -14,6 +14,7 @@ import { Backlog, neededAfter } from './backlog.js';
 import { EventQueue, type QueueDescriptor, type QueuedEvent, type QueueOwner } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
 import { DescriptorCompactor } from './compact-descriptor.js';
+import { FlushBatch } from './flush-batch.js';
 import { VariantCache, variantKey, type LoggedEvent } from './variants.js';
 
 export interface QueueTimings {
@@ -45,7 +46,8 @@ export class EventQueues {
   private readonly byUser = new Map<number, Set<EventQueue>>();
   /** Queues that see every public-channel message (all_public_streams, or a narrow). */
   private readonly watchers = new Set<EventQueue>();
-  private toFlush: EventQueue[] = [];
+  /** Queues to answer once the deliveries already under way are all in (one microtask for all). */
+  private readonly toFlush = new FlushBatch();
   /** Queues whose acknowledgement moved since their descriptor was last written. */
   private readonly unsaved = new Set<EventQueue>();
   /** Log entries up to this id are deleted (or being deleted by a write in flight). */
@@ -155,7 +157,7 @@ export class EventQueues {
   private readonly compactor = new DescriptorCompactor();
 
   /** What the queues tell their keeper, one object shared by all of them (closures per queue would cost ~100 bytes of each one's budget). */
-  private readonly owner: QueueOwner = { acknowledged: (queue) => void this.unsaved.add(queue), flushWanted: (queue) => this.flushSoon(queue) };
+  private readonly owner: QueueOwner = { acknowledged: (queue) => void this.unsaved.add(queue), flushWanted: (queue) => this.toFlush.add(queue) };
 
   private add(descriptor: QueueDescriptor): EventQueue {
     const queue = new EventQueue(descriptor, variantKey(descriptor), this.owner);
@@ -219,20 +221,6 @@ export class EventQueues {
     // A descriptor written after this deletion would bring the queue back at the next start.
     this.unsaved.delete(queue);
     this.backlog?.drop(queue);
-  }
-
-  /**
-   * Queues to answer once the deliveries already under way are all in: a microtask runs after
-   * them, so one answer carries every event of a commit; one microtask for all the queues.
-   */
-  private flushSoon(queue: EventQueue): void {
-    this.toFlush.push(queue);
-    if (this.toFlush.length > 1) return;
-    queueMicrotask(() => {
-      const queues = this.toFlush;
-      this.toFlush = [];
-      for (const waiting of queues) waiting.flush();
-    });
   }
 
   /** Hands committed events to every queue that accepts them. */
