@@ -126,7 +126,9 @@ export class EventQueue implements AbortListener {
     while (popped < this.pending.length && this.pending[popped].id <= lastEventId) popped++;
     if (popped > 0) {
       d.ack = this.pending[popped - 1].id;
-      this.pending.splice(0, popped);
+      // Usually everything was acknowledged: emptied in place (splice builds the removed list and may change the array's kind).
+      if (popped === this.pending.length) this.pending.length = 0;
+      else this.pending.splice(0, popped);
       this.owner.acknowledged(this);
     }
     if (d.ack !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
