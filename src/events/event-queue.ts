@@ -11,6 +11,11 @@ import { INITIAL_QUEUE_STATE, step, type QueueAction, type QueueEventType, type 
 export interface QueuedEvent {
   readonly id: number;
   readonly json: string;
+  /**
+   * The JSON as UTF-8, encoded when the event is first answered and then copied into every
+   * answer that carries it (ten thousand parked polls answered with one message encode it once).
+   */
+  bytes: Buffer | undefined;
 }
 
 export interface QueueCapabilities {
@@ -56,14 +61,37 @@ export interface QueueDescriptor {
   lastPoll: number;
 }
 
+/** What a queue tells the one who keeps it. */
+export interface QueueOwner {
+  /** A poll moved the acknowledgement: it is to reach disk (with the next write). */
+  acknowledged(queue: EventQueue): void;
+  /**
+   * Asked to call `flush()` once the deliveries of the current commit are all in (the owner
+   * batches every queue of a commit into one microtask, rather than one per queue).
+   */
+  flushWanted(queue: EventQueue): void;
+}
+
+/** A queue kept by nobody: acknowledgements stay in memory, each flush is its own microtask. */
+const ALONE: QueueOwner = {
+  acknowledged: () => {},
+  flushWanted: (queue) => queueMicrotask(() => queue.flush()),
+};
+
+/** The origin of `heartbeatDue`: the process's start, so that due times stay small integers for weeks. */
+const CLOCK_BASE = Date.now();
+
 export class EventQueue implements AbortListener {
   state: QueueState = INITIAL_QUEUE_STATE;
   readonly pending: QueuedEvent[] = [];
   /** The newest id pushed into this queue (or its ack when nothing newer was). */
   lastIssued: number;
   parked: Deferred | undefined;
-  /** Unix ms when the parked poll gets a heartbeat. */
-  heartbeatDue = 0;
+  /**
+   * When the parked poll gets a heartbeat, in ms after CLOCK_BASE: a small integer, which V8
+   * keeps in the object itself, where Unix ms would take a boxed number of 16 bytes per queue.
+   */
+  private heartbeatDue = 0;
   /** A FLUSH is scheduled for the end of the current deliveries. */
   private flushScheduled = false;
   /** Shared variant key of the events this queue receives (see variants.ts). */
@@ -72,13 +100,8 @@ export class EventQueue implements AbortListener {
   constructor(
     readonly descriptor: QueueDescriptor,
     variant: string,
-    /** Told when a poll moves the acknowledgement, so that it reaches disk (with the next write). */
-    private readonly onAcknowledged: (queue: EventQueue) => void = () => {},
-    /**
-     * Asked to call `flush()` once the deliveries of the current commit are all in (the owner
-     * batches every queue of a commit into one microtask, rather than one per queue).
-     */
-    private readonly onFlushWanted: (queue: EventQueue) => void = (queue) => queueMicrotask(() => queue.flush()),
+    /** Who keeps the queues: one object for all of them (two callbacks per queue would cost each one 8 bytes more). */
+    private readonly owner: QueueOwner = ALONE,
   ) {
     this.lastIssued = descriptor.ack;
     this.variant = variant;
@@ -103,19 +126,21 @@ export class EventQueue implements AbortListener {
     while (popped < this.pending.length && this.pending[popped].id <= lastEventId) popped++;
     if (popped > 0) {
       d.ack = this.pending[popped - 1].id;
-      this.pending.splice(0, popped);
-      this.onAcknowledged(this);
+      // Usually everything was acknowledged: emptied in place (splice builds the removed list and may change the array's kind).
+      if (popped === this.pending.length) this.pending.length = 0;
+      else this.pending.splice(0, popped);
+      this.owner.acknowledged(this);
     }
     if (d.ack !== lastEventId) throw badRequest(`Event ${lastEventId} was not in this queue`);
     d.lastPoll = now;
     const answerable = dontBlock || this.pending.length > 0;
     let result: RawJson | Deferred | undefined;
     this.run(answerable ? 'POLL_ANSWERABLE' : 'POLL_WAIT', (action) => {
-      if (action === 'answerNow') result = new RawJson(this.eventsJson(false));
+      if (action === 'answerNow') result = this.eventsAnswer(false);
       else if (action === 'park') {
         result = defer();
         this.parked = result;
-        this.heartbeatDue = now + heartbeatMs;
+        this.heartbeatDue = now + heartbeatMs - CLOCK_BASE;
         result.onAbort(this);
       }
     });
@@ -139,6 +164,11 @@ export class EventQueue implements AbortListener {
     for (const event of events) this.pending.push(event);
     for (const event of newer) this.pending.push(event);
     this.lastIssued = Math.max(this.lastIssued, events[events.length - 1]!.id);
+  }
+
+  /** A poll is parked and has been quiet for its heartbeat interval at `now` (Unix ms). */
+  heartbeatIsDue(now: number): boolean {
+    return this.state === 'polling' && this.heartbeatDue <= now - CLOCK_BASE;
   }
 
   heartbeat(): void {
@@ -175,17 +205,17 @@ export class EventQueue implements AbortListener {
         case 'scheduleFlush':
           if (!this.flushScheduled) {
             this.flushScheduled = true;
-            this.onFlushWanted(this);
+            this.owner.flushWanted(this);
           }
           break;
         case 'answerParked':
-          this.finishParked(this.eventsJson(true));
+          this.finishParked(this.eventsAnswer(true));
           break;
         case 'answerParkedEmpty':
-          this.finishParked(this.eventsJson(true));
+          this.finishParked(this.eventsAnswer(true));
           break;
         case 'answerParkedWithHeartbeat':
-          this.finishParked(`"events":[{"type":"heartbeat","id":${this.lastIssued}}],"queue_id":${JSON.stringify(this.id)}`);
+          this.finishParked(new RawJson(`"events":[{"type":"heartbeat","id":${this.lastIssued}}],${this.queueIdField()}`));
           break;
         case 'dropParked':
           this.parked = undefined;
@@ -199,24 +229,43 @@ export class EventQueue implements AbortListener {
     }
   }
 
-  /** Answers the parked poll with what has been delivered (see `onFlushWanted`). */
+  /** Answers the parked poll with what has been delivered (see `QueueOwner.flushWanted`). */
   flush(): void {
     this.flushScheduled = false;
     this.run('FLUSH');
   }
 
-  private finishParked(fields: string): void {
+  private finishParked(answer: RawJson): void {
     const parked = this.parked;
     this.parked = undefined;
-    parked?.resolve(new RawJson(fields));
+    parked?.resolve(answer);
   }
 
-  /** `"events":[…]` (and the queue id, which Zulip adds when a long-poll completes). */
-  private eventsJson(withQueueId: boolean): string {
-    let json = '"events":[';
-    for (let i = 0; i < this.pending.length; i++) json += (i ? ',' : '') + this.pending[i].json;
-    json += ']';
-    if (withQueueId) json += `,"queue_id":${JSON.stringify(this.id)}`;
-    return json;
+  /**
+   * `"events":[…]` (and the queue id, which Zulip adds when a long-poll completes). The events go
+   * as their shared UTF-8 bytes, each encoded once for every queue it is answered to; only the
+   * queue id is this queue's own.
+   */
+  private eventsAnswer(withQueueId: boolean): RawJson {
+    const pieces: Buffer[] = [EVENTS_OPEN];
+    for (let i = 0; i < this.pending.length; i++) {
+      const event = this.pending[i];
+      if (i > 0) pieces.push(COMMA);
+      pieces.push((event.bytes ??= Buffer.from(event.json)));
+    }
+    pieces.push(EVENTS_CLOSE);
+    return new RawJson(withQueueId ? this.queueIdField() : '', undefined, [pieces]);
+  }
+
+  /**
+   * Queue ids are ours, base64url (or, in descriptors written before, UUIDs): nothing in them
+   * needs escaping, so the field is written without JSON.stringify on the answer path.
+   */
+  private queueIdField(): string {
+    return `"queue_id":"${this.id}"`;
   }
 }
+
+const EVENTS_OPEN = Buffer.from('"events":[');
+const COMMA = Buffer.from(',');
+const EVENTS_CLOSE = Buffer.from(']');

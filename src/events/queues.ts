@@ -11,9 +11,10 @@ import type { BatchOp, Database } from '../store/database.js';
 import type { EventLog } from '../store/event-log.js';
 import { Transaction } from '../store/transaction.js';
 import { Backlog, neededAfter } from './backlog.js';
-import { EventQueue, type QueueDescriptor, type QueuedEvent } from './event-queue.js';
+import { EventQueue, type QueueDescriptor, type QueuedEvent, type QueueOwner } from './event-queue.js';
 import { acceptsEvent } from './queue-filter.js';
 import { DescriptorCompactor } from './compact-descriptor.js';
+import { FlushBatch } from './flush-batch.js';
 import { VariantCache, variantKey, type LoggedEvent } from './variants.js';
 
 export interface QueueTimings {
@@ -45,7 +46,8 @@ export class EventQueues {
   private readonly byUser = new Map<number, Set<EventQueue>>();
   /** Queues that see every public-channel message (all_public_streams, or a narrow). */
   private readonly watchers = new Set<EventQueue>();
-  private toFlush: EventQueue[] = [];
+  /** Queues to answer once the deliveries already under way are all in (one microtask for all). */
+  private readonly toFlush = new FlushBatch();
   /** Queues whose acknowledgement moved since their descriptor was last written. */
   private readonly unsaved = new Set<EventQueue>();
   /** Log entries up to this id are deleted (or being deleted by a write in flight). */
@@ -154,14 +156,11 @@ export class EventQueues {
   /** Descriptors with their option values shared between queues. */
   private readonly compactor = new DescriptorCompactor();
 
-  /** The queues' two callbacks, shared by all of them (two closures per queue would cost ~100 bytes of each one's budget). */
-  private readonly acknowledged = (queue: EventQueue): void => {
-    this.unsaved.add(queue);
-  };
-  private readonly flushWanted = (queue: EventQueue): void => this.flushSoon(queue);
+  /** What the queues tell their keeper, one object shared by all of them (closures per queue would cost ~100 bytes of each one's budget). */
+  private readonly owner: QueueOwner = { acknowledged: (queue) => void this.unsaved.add(queue), flushWanted: (queue) => this.toFlush.add(queue) };
 
   private add(descriptor: QueueDescriptor): EventQueue {
-    const queue = new EventQueue(descriptor, variantKey(descriptor), this.acknowledged, this.flushWanted);
+    const queue = new EventQueue(descriptor, variantKey(descriptor), this.owner);
     this.queues.set(descriptor.id, queue);
     let mine = this.byUser.get(descriptor.userId);
     if (!mine) this.byUser.set(descriptor.userId, (mine = new Set()));
@@ -224,20 +223,6 @@ export class EventQueues {
     this.backlog?.drop(queue);
   }
 
-  /**
-   * Queues to answer once the deliveries already under way are all in: a microtask runs after
-   * them, so one answer carries every event of a commit; one microtask for all the queues.
-   */
-  private flushSoon(queue: EventQueue): void {
-    this.toFlush.push(queue);
-    if (this.toFlush.length > 1) return;
-    queueMicrotask(() => {
-      const queues = this.toFlush;
-      this.toFlush = [];
-      for (const waiting of queues) waiting.flush();
-    });
-  }
-
   /** Hands committed events to every queue that accepts them. */
   deliver(events: readonly LoggedEvent[]): void {
     for (const logged of events) {
@@ -245,9 +230,10 @@ export class EventQueues {
       for (const userId of logged.userIds) {
         const mine = this.byUser.get(userId);
         if (!mine) continue;
+        const flags = variants.flagsOf(userId);
         for (const queue of mine) {
-          if (!acceptsEvent(queue.descriptor, logged.event, variants.flagsOf(userId))) continue;
-          queue.push(variants.for(queue));
+          if (!acceptsEvent(queue.descriptor, logged.event, flags)) continue;
+          queue.push(variants.withFlags(queue, flags));
           if (queue.pending.length > this.timings.maxEvents) this.overflow(queue);
         }
       }
@@ -256,7 +242,7 @@ export class EventQueues {
         for (const queue of this.watchers) {
           if (recipients.has(queue.userId)) continue;
           if (!acceptsEvent(queue.descriptor, logged.event, undefined)) continue;
-          queue.push(variants.for(queue, false));
+          queue.push(variants.withFlags(queue, undefined));
           if (queue.pending.length > this.timings.maxEvents) this.overflow(queue);
         }
       }
@@ -266,7 +252,7 @@ export class EventQueues {
   /** Answers parked polls that have been quiet for their heartbeat interval. */
   heartbeats(): void {
     const now = this.now();
-    for (const queue of this.queues.values()) if (queue.state === 'polling' && queue.heartbeatDue <= now) queue.heartbeat();
+    for (const queue of this.queues.values()) if (queue.heartbeatIsDue(now)) queue.heartbeat();
   }
 
   heartbeatMs(): number {

@@ -27,9 +27,15 @@ export interface MessageEventInternals {
   gravatar_public: boolean;
 }
 
+/** The keys handed out, so that queues with the same options hold one string (and compare by identity first). */
+const KEYS = new Map<string, string>();
+
 export function variantKey(d: Pick<QueueDescriptor, 'applyMarkdown' | 'clientGravatar' | 'capabilities' | 'slimPresence'>): string {
   const c = d.capabilities;
-  return `${+d.applyMarkdown}${+d.clientGravatar}${+c.emptyTopicName}${+c.bulkMessageDeletion}${+!!d.slimPresence}`;
+  const key = `${+d.applyMarkdown}${+d.clientGravatar}${+c.emptyTopicName}${+c.bulkMessageDeletion}${+!!d.slimPresence}`;
+  let interned = KEYS.get(key);
+  if (interned === undefined) KEYS.set(key, (interned = key));
+  return interned;
 }
 
 const displayTopic = (topic: unknown, allowEmpty: boolean) => (topic === '' && !allowEmpty ? EMPTY_TOPIC_DISPLAY_NAME : topic);
@@ -90,6 +96,10 @@ export function renderEvent(logged: LoggedEvent, d: QueueDescriptor, flags: numb
 export class VariantCache {
   private readonly cache = new Map<string, QueuedEvent>();
   private readonly flagsByUser: Map<number, number> | undefined;
+  /** The copy handed out last, and for which variant and flags. */
+  private last: QueuedEvent | undefined = undefined;
+  private lastVariant = '';
+  private lastFlags: number | undefined = undefined;
 
   constructor(readonly logged: LoggedEvent) {
     this.flagsByUser = logged.flags ? new Map(logged.flags) : undefined;
@@ -101,16 +111,31 @@ export class VariantCache {
 
   /** The copy for `queue`; `recipient` false: the queue sees the message only as a public-channel watcher. */
   for(queue: EventQueue, recipient = true): QueuedEvent {
+    return this.withFlags(queue, recipient ? this.flagsOf(queue.descriptor.userId) : undefined);
+  }
+
+  /**
+   * The copy for `queue`, whose user's flags the caller has looked up (undefined: none). Queues
+   * of a fan-out mostly come one after another with the same variant and flags: the last copy
+   * is checked first, so that ten thousand queues build no key and look up no map.
+   */
+  withFlags(queue: EventQueue, flags: number | undefined): QueuedEvent {
     const d = queue.descriptor;
-    const flags = recipient ? this.flagsOf(d.userId) : undefined;
-    const local = this.logged.forQueue?.queueId === d.id ? this.logged.forQueue.fields : undefined;
-    if (local) return { id: this.logged.id, json: JSON.stringify(renderEvent(this.logged, d, flags, local)) };
+    const forQueue = this.logged.forQueue;
+    if (forQueue !== undefined && forQueue.queueId === d.id) {
+      return { id: this.logged.id, json: JSON.stringify(renderEvent(this.logged, d, flags, forQueue.fields)), bytes: undefined };
+    }
+    const last = this.last;
+    if (last !== undefined && this.lastVariant === queue.variant && this.lastFlags === flags) return last;
     const key = `${queue.variant}|${flags ?? '-'}`;
     let entry = this.cache.get(key);
     if (!entry) {
-      entry = { id: this.logged.id, json: JSON.stringify(renderEvent(this.logged, d, flags)) };
+      entry = { id: this.logged.id, json: JSON.stringify(renderEvent(this.logged, d, flags)), bytes: undefined };
       this.cache.set(key, entry);
     }
+    this.last = entry;
+    this.lastVariant = queue.variant;
+    this.lastFlags = flags;
     return entry;
   }
 }

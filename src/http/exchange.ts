@@ -58,6 +58,22 @@ export interface ExchangeOptions {
   observe?: (method: string, route: string, status: number, seconds: number) => void;
 }
 
+const NOTHING_IGNORED: readonly string[] = Object.freeze([]);
+
+/**
+ * The URLs of parked polls, held once: ten thousand parked `GET /api/v1/events` would otherwise
+ * keep ten thousand copies of the same string. Bounded: the parked routes are few.
+ */
+const PARKED_URLS = new Map<string, string>();
+const MAX_PARKED_URLS = 64;
+
+function parkedUrl(url: string): string {
+  const known = PARKED_URLS.get(url);
+  if (known !== undefined) return known;
+  if (PARKED_URLS.size < MAX_PARKED_URLS) PARKED_URLS.set(url, url);
+  return url;
+}
+
 /** Every exchange of one front: answering, the abort handlers, and the count of requests in flight. */
 export class Exchanges implements DeferredWriter {
   private inFlight = 0;
@@ -69,6 +85,8 @@ export class Exchanges implements DeferredWriter {
     const ex: Exchange = {
       res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url,
       route: UNMATCHED, bodyPending: false, paused: false, rate: undefined, deferred: undefined, errorFormat: undefined,
+      // Named now, not added later: an added property costs a parked poll a property array (~40 bytes) and the exchange another shape.
+      ignored: undefined, held: undefined,
     };
     if (this.options.observe || this.options.logger.isLevelEnabled('info')) ex.started = performance.now();
     return ex;
@@ -142,7 +160,9 @@ export class Exchanges implements DeferredWriter {
       this.track(ex);
       // A parked poll keeps reading, so that a client leaving is noticed (onAborted).
       this.resume(ex);
-      ex.ignored = ignored;
+      // Held until the answer: the shared empty list and one copy of the URL, not the request's own (see PARKED_URLS).
+      ex.ignored = ignored.length > 0 ? ignored : NOTHING_IGNORED;
+      ex.url = parkedUrl(ex.url);
       result.writer = this;
       result.exchange = ex;
       return;
@@ -172,7 +192,10 @@ export class Exchanges implements DeferredWriter {
       return;
     }
     try {
-      this.write(ex, 200, successBody(outcome as Record<string, unknown> | RawJson, ex.ignored ?? []));
+      const result = outcome as Record<string, unknown> | RawJson;
+      const ignored = ex.ignored ?? [];
+      // A parked poll's events come as bytes shared by every queue answered with them (event-queue.ts).
+      this.write(ex, 200, result instanceof RawJson && result.encodedFields !== undefined ? successBytes(result, ignored) : successBody(result, ignored));
     } catch (error) {
       this.fail(ex, error);
     }
