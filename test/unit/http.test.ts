@@ -5,6 +5,7 @@ import { parseApiQuery, parseBody, parseUrlEncoded, type RawParams, type Uploade
 import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
+import { clientFromUserAgent } from '../../src/http/request-head.js';
 import { SCHEMAS } from '../../schemas/registry.js';
 
 test('router: static, integer, email and path parameters', async (t) => {
@@ -161,4 +162,16 @@ test('rate limiter: a sliding window of N requests', async (t) => {
   now += 1000;
   limiter.sweep();
   t.equal(limiter.peek('a').remaining, 3, 'swept keys start afresh');
+});
+
+test('client from the User-Agent: its first word, as trim and split on / or white space would take it', async (t) => {
+  // The rule the scan replaces, kept here as the reference it must agree with.
+  const reference = (userAgent: string) => userAgent.trim().split(/[\/\s]/, 1)[0] || 'Unspecified';
+  const samples = [
+    '', ' ', '\t', 'ZulipPython/0.9.0 (Linux)', '  ZulipMobile/27.1 (Android 13)', 'curl/8.5.0', 'wrk', 'Mozilla/5.0 (X11)',
+    '/leading-slash', 'name with spaces', '\u00a0\u3000Wide\u2003space', 'tab\there', 'line\nbreak', '\ufeffBOM/1', 'Ünïcode/1', 'a',
+  ];
+  for (const userAgent of samples) t.equal(clientFromUserAgent(userAgent), reference(userAgent), JSON.stringify(userAgent));
+  t.equal(clientFromUserAgent('ZulipPython/0.9.0 (Linux)'), 'ZulipPython');
+  t.equal(clientFromUserAgent(''), 'Unspecified');
 });
