@@ -41,6 +41,7 @@ export function successBody(data: Record<string, unknown> | RawJson, ignored: re
 
 const SUCCESS_OPEN_BYTES = Buffer.from(SUCCESS_OPEN);
 const COMMA = Buffer.from(',');
+const COMMA_BYTE = 0x2c;
 const CLOSE = Buffer.from('}');
 
 /**
@@ -58,24 +59,39 @@ const MAX_SCRATCH_BYTES = 64 * 1024 * 1024;
  * each part. The bytes are valid only until the next call: write them at once.
  */
 export function successBytes(data: RawJson, ignored: readonly string[]): Buffer {
-  const parts: Buffer[] = [data.fields.length > 0 ? Buffer.from(`${SUCCESS_OPEN},${data.fields}`) : SUCCESS_OPEN_BYTES];
-  for (const piece of data.encodedFields ?? []) {
-    parts.push(COMMA);
-    if (Buffer.isBuffer(piece)) parts.push(piece);
-    else for (const part of piece) parts.push(part);
+  const head = data.fields.length > 0 ? Buffer.from(`${SUCCESS_OPEN},${data.fields}`) : SUCCESS_OPEN_BYTES;
+  const pieces = data.encodedFields ?? [];
+  const tail = ignored.length > 0 ? Buffer.from(`,"ignored_parameters_unsupported":${JSON.stringify(ignored)}}`) : CLOSE;
+  // Measured, then copied, straight from the pieces: no list of a page's hundred parts is built.
+  let total = head.length + tail.length;
+  for (const piece of pieces) {
+    total += COMMA.length;
+    if (Buffer.isBuffer(piece)) total += piece.length;
+    else for (let i = 0; i < piece.length; i++) total += piece[i]!.length;
   }
-  if (ignored.length > 0) parts.push(Buffer.from(`,"ignored_parameters_unsupported":${JSON.stringify(ignored)}`));
-  parts.push(CLOSE);
-  let total = 0;
-  for (const part of parts) total += part.length;
-  if (total > MAX_SCRATCH_BYTES) return Buffer.concat(parts, total);
-  if (scratch.length < total) scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH_BYTES, Math.max(total, scratch.length * 2)));
-  let at = 0;
-  for (const part of parts) {
-    scratch.set(part, at);
-    at += part.length;
+  let out: Buffer;
+  if (total > MAX_SCRATCH_BYTES) out = Buffer.allocUnsafe(total);
+  else {
+    if (scratch.length < total) scratch = Buffer.allocUnsafe(Math.min(MAX_SCRATCH_BYTES, Math.max(total, scratch.length * 2)));
+    out = scratch;
   }
-  return scratch.subarray(0, total);
+  out.set(head, 0);
+  let at = head.length;
+  for (const piece of pieces) {
+    out[at++] = COMMA_BYTE;
+    if (Buffer.isBuffer(piece)) {
+      out.set(piece, at);
+      at += piece.length;
+    } else {
+      for (let i = 0; i < piece.length; i++) {
+        const part = piece[i]!;
+        out.set(part, at);
+        at += part.length;
+      }
+    }
+  }
+  out.set(tail, at);
+  return out === scratch ? scratch.subarray(0, total) : out;
 }
 
 export function errorBody(error: ApiError): string {

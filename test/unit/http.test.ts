@@ -6,6 +6,8 @@ import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { clientFromUserAgent } from '../../src/http/request-head.js';
+import { successBody, successBytes } from '../../src/http/envelope.js';
+import { RawJson } from '../../src/shared/handler-result.js';
 import { SCHEMAS } from '../../schemas/registry.js';
 
 test('router: static, integer, email and path parameters', async (t) => {
@@ -174,4 +176,20 @@ test('client from the User-Agent: its first word, as trim and split on / or whit
   for (const userAgent of samples) t.equal(clientFromUserAgent(userAgent), reference(userAgent), JSON.stringify(userAgent));
   t.equal(clientFromUserAgent('ZulipPython/0.9.0 (Linux)'), 'ZulipPython');
   t.equal(clientFromUserAgent(''), 'Unspecified');
+});
+
+test('envelope: an answer of encoded pieces is the same JSON as the one of text', async (t) => {
+  const bytes = (text: string) => Buffer.from(text);
+  const cases: { fields: string; pieces: (Buffer | Buffer[])[]; ignored: string[] }[] = [
+    { fields: '', pieces: [[bytes('"messages":['), bytes('{"id":1'), bytes(',"flags":[]}'), bytes('],"found_anchor":true')]], ignored: [] },
+    { fields: '"a":1', pieces: [[bytes('"m":['), bytes(']')], bytes('"z":"é"')], ignored: ['bar', 'foo'] },
+    { fields: '"a":1', pieces: [], ignored: ['q'] },
+    { fields: '', pieces: [], ignored: [] },
+  ];
+  for (const { fields, pieces, ignored } of cases) {
+    const asText = [fields, ...pieces.map((piece) => (Buffer.isBuffer(piece) ? piece : Buffer.concat(piece)).toString())].filter((part) => part !== '').join(',');
+    const expected = successBody(new RawJson(asText), ignored);
+    t.equal(successBytes(new RawJson(fields, undefined, pieces), ignored).toString(), expected);
+    t.same(JSON.parse(expected).result, 'success');
+  }
 });
