@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { unauthorized } from '../queries/credentials.js';
 import { userByPathEmail } from '../queries/user-lookup.js';
 import { userListAnswer } from '../queries/user-list-json.js';
-import { listedUserJson, listedUsers, ownUserJson, publicAccessEnabled, userById, userObject } from '../queries/user-objects.js';
+import { listedUserJson, listedUsers, ownUserAnswer, publicAccessEnabled, userById, userObject } from '../queries/user-objects.js';
 import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
@@ -22,8 +22,8 @@ export function getUsers(services: Services, { principal, params }: Request<type
 export function getOwnUser(services: Services, request: Request<typeof schemas.getOwnUser>) {
   const user = me(request);
   const max = newestMessageId(services, user.id);
-  if (typeof max === 'number') return new RawJson(`${ownUserJson(services, user)},"max_message_id":${max}`);
-  return max.then((id) => new RawJson(`${ownUserJson(services, user)},"max_message_id":${id}`));
+  if (typeof max === 'number') return ownUserAnswer(services, user, max);
+  return max.then((id) => ownUserAnswer(services, user, id));
 }
 
 /** GET /users/{user_id:int} */

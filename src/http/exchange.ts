@@ -14,6 +14,18 @@ import { onBody, type HeldBody } from './request-head.js';
 import { Deferred, type DeferredWriter, type HandlerResult, RawAnswer, RawJson } from '../shared/handler-result.js';
 
 export { DRAIN_LIMIT_BYTES };
+
+/**
+ * The JSON type header as bytes: uWS copies a string argument through a UTF-8 conversion and a
+ * heap allocation on every call, a Buffer's bytes as they are.
+ */
+const CONTENT_TYPE = Buffer.from('Content-Type');
+const JSON_TYPE = 'application/json';
+const JSON_TYPE_BYTES = Buffer.from(JSON_TYPE);
+
+function writeContentType(res: HttpResponse, contentType: string): void {
+  res.writeHeader(CONTENT_TYPE, contentType === JSON_TYPE ? JSON_TYPE_BYTES : contentType);
+}
 /** Route label for the observer when no route matched the path. */
 export const UNMATCHED = 'unmatched';
 
@@ -78,6 +90,12 @@ function parkedUrl(url: string): string {
 export class Exchanges implements DeferredWriter {
   private inFlight = 0;
   private idleWaiters: (() => void)[] = [];
+  /**
+   * The exchange whose uWS callback is running (set by the front): uWS has its socket corked
+   * already, so its answer is written without a cork call of its own (a native call and a
+   * callback back into JavaScript less per request). Any other is corked as it is written.
+   */
+  corked: Exchange | undefined = undefined;
 
   constructor(private readonly options: ExchangeOptions) {}
 
@@ -261,33 +279,8 @@ export class Exchanges implements DeferredWriter {
     const res = ex.res;
     ex.aborted = true; // written: nothing may touch `res` again
     try {
-      res.cork(() => {
-        this.resume(ex);
-        // uWS answers 200 OK unless told otherwise: one native call less on every success.
-        if (status !== 200) res.writeStatus(statusLine(status));
-        if (ex.rate) {
-          res.writeHeader('X-RateLimit-Limit', String(ex.rate.limit));
-          res.writeHeader('X-RateLimit-Remaining', String(ex.rate.remaining));
-          res.writeHeader('X-RateLimit-Reset', String(Math.ceil(ex.rate.resetAt)));
-        }
-        if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
-        if (status === 204 || status === 304) {
-          res.end('', close);
-          return;
-        }
-        // Pages and public files name their own type among the headers.
-        if (contentType !== null && !headers?.['Content-Type']) res.writeHeader('Content-Type', contentType);
-        if (ex.head) {
-          // The length GET would send, written by hand: in uWS 20.30 endWithoutBody(length) leaves
-          // the response pending (it waits for that many bytes), and so does any call with
-          // arguments, which aborts the process when done inside the request callback. Only the
-          // bare call ends the head, so a HEAD answer cannot ask for the connection to close.
-          res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
-          res.endWithoutBody();
-        } else {
-          res.end(body, close);
-        }
-      });
+      if (this.corked === ex) this.send(ex, status, body, headers, close, contentType);
+      else res.cork(() => this.send(ex, status, body, headers, close, contentType));
     } catch (error) {
       // A half-written answer cannot be completed: drop the connection (onAborted first, or uWS aborts).
       this.options.logger.error({ err: error, method: ex.method, url: ex.url }, 'cannot write the answer');
@@ -300,6 +293,36 @@ export class Exchanges implements DeferredWriter {
     }
     if (tracked) this.settle();
     this.observe(ex, status);
+  }
+
+  /** The status line, headers and body, in one corked write (see `write`). */
+  private send(ex: Exchange, status: number, body: string | Buffer, headers: Readonly<Record<string, string>> | undefined, close: boolean, contentType: string | null): void {
+    const res = ex.res;
+    this.resume(ex);
+    // uWS answers 200 OK unless told otherwise: one native call less on every success.
+    if (status !== 200) res.writeStatus(statusLine(status));
+    if (ex.rate) {
+      res.writeHeader('X-RateLimit-Limit', String(ex.rate.limit));
+      res.writeHeader('X-RateLimit-Remaining', String(ex.rate.remaining));
+      res.writeHeader('X-RateLimit-Reset', String(Math.ceil(ex.rate.resetAt)));
+    }
+    if (headers) for (const name in headers) res.writeHeader(name, headers[name]);
+    if (status === 204 || status === 304) {
+      res.end('', close);
+      return;
+    }
+    // Pages and public files name their own type among the headers.
+    if (contentType !== null && !headers?.['Content-Type']) writeContentType(res, contentType);
+    if (ex.head) {
+      // The length GET would send, written by hand: in uWS 20.30 endWithoutBody(length) leaves
+      // the response pending (it waits for that many bytes), and so does any call with
+      // arguments, which aborts the process when done inside the request callback. Only the
+      // bare call ends the head, so a HEAD answer cannot ask for the connection to close.
+      res.writeHeader('Content-Length', String(Buffer.byteLength(body)));
+      res.endWithoutBody();
+    } else {
+      res.end(body, close);
+    }
   }
 
   private observe(ex: Exchange, status: number): void {

@@ -100,6 +100,7 @@ export const FRONT_PATHS: readonly { method: HttpMethod; path: string; view: str
 const invalidSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
 /** Zulip's page for a host without an organization (zerver/invalid_realm.html), for what is not the API. */
 const noOrganizationPage = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404);
+/** uWS 20.30 gives the method in lower case: the usual ones map to their upper-case constants without a new string. */
 const NO_CREDENTIALS = (): never => {
   throw new ApiError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
 };
@@ -183,6 +184,8 @@ export class HttpFront<P> {
     const method = canonicalMethod(req.getMethod());
     const url = req.getUrl();
     const ex = this.exchanges.open(res, method, url);
+    // uWS corks the socket of the request in its callback: an answer written now needs no cork of its own.
+    this.exchanges.corked = ex;
     try {
       const site = this.siteOf(req.getHeader('host'));
       if (site instanceof Promise) this.hold(ex, req, method, url, site);
@@ -190,6 +193,7 @@ export class HttpFront<P> {
     } catch (error) {
       this.exchanges.refuse(ex, error);
     }
+    this.exchanges.corked = undefined;
     if (!ex.aborted && !ex.tracked) this.exchanges.track(ex);
   }
 
@@ -217,7 +221,8 @@ export class HttpFront<P> {
   }
 
   private route(ex: Exchange, site: Site<P> | undefined, req: RequestHead, method: string, url: string): void {
-    ex.bodyPending = hasBody(req);
+    const contentLength = req.getHeader('content-length');
+    ex.bodyPending = hasBody(req, contentLength);
     const health = site?.options.health;
     if (url === HEALTH_PATH && health) {
       this.health(ex, method, health);
@@ -259,8 +264,7 @@ export class HttpFront<P> {
 
     // Everything needed from `req` is read now: it is invalid once this callback returns.
     const authorization = req.getHeader('authorization');
-    const contentLength = req.getHeader('content-length');
-    const contentType = req.getHeader('content-type');
+    const contentType = ex.bodyPending ? req.getHeader('content-type') : '';
     const userAgent = req.getHeader('user-agent');
     // Only the file routes (outside /api/v1) answer ranges: API requests skip the native call.
     const range = inApi ? '' : req.getHeader('range');
@@ -333,8 +337,10 @@ export class HttpFront<P> {
     { userAgent, range, files, raw: rawRequest }: { userAgent: string; range: string; files: UploadedFile[]; raw?: RawRequest },
   ): void {
     // `client` is read for every request, as Zulip's middleware does, so it is never "ignored".
-    const client = raw.client ?? clientFromUserAgent(userAgent);
-    delete raw.client;
+    let client = raw.client;
+    // Deleted only when sent: a `delete` of an absent property still costs a runtime call.
+    if (client === undefined) client = clientFromUserAgent(userAgent);
+    else delete raw.client;
     const { params, ignored } = compiled.validator.validate(raw);
     for (const name in pathParams) params[name] = pathParams[name];
     const request: ApiRequest<P> = {

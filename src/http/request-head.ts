@@ -72,14 +72,32 @@ export function readRaw(req: RequestHead): { headers: Record<string, string>; js
 
 export const isJson = (contentType: string) => contentType.split(';', 1)[0]!.trim().toLowerCase() === 'application/json';
 
-/** Whether the request declares a body (a length above zero, or chunks). */
-export function hasBody(req: RequestHead): boolean {
-  const contentLength = req.getHeader('content-length');
+/**
+ * Whether the request declares a body (a length above zero, or chunks), given its Content-Length
+ * (read once by the caller, who needs it again): Transfer-Encoding is only read without a length.
+ */
+export function hasBody(req: RequestHead, contentLength = req.getHeader('content-length')): boolean {
   return (contentLength !== '' && contentLength !== '0') || req.getHeader('transfer-encoding') !== '';
 }
 
-/** `ZulipPython/0.9.0 (Linux)` → `ZulipPython`; no User-Agent → `Unspecified`. */
+/** What `\s` and `trim()` treat as white space (WhiteSpace and LineTerminator). */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+}
+
+/**
+ * `ZulipPython/0.9.0 (Linux)` → `ZulipPython`; no User-Agent → `Unspecified`: the first run of
+ * characters after leading white space up to a `/` or white space. Read for every request, so a
+ * scan rather than `trim().split(regex)` and its array.
+ */
 export function clientFromUserAgent(userAgent: string): string {
-  const product = userAgent.trim().split(/[\/\s]/, 1)[0];
-  return product || 'Unspecified';
+  const length = userAgent.length;
+  let start = 0;
+  while (start < length && isSpace(userAgent.charCodeAt(start))) start++;
+  let end = start;
+  for (let code; end < length && (code = userAgent.charCodeAt(end)) !== 0x2f && !isSpace(code); end++);
+  return end > start ? userAgent.slice(start, end) : 'Unspecified';
 }

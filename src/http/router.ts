@@ -24,6 +24,9 @@ export interface Match<R> {
   params: Record<string, string | number>;
 }
 
+/** The parameters of every path without any (frozen: a match's parameters are only read). */
+const NO_PARAMS: Readonly<Record<string, string | number>> = Object.freeze({});
+
 const newNode = <R>(): Node<R> => ({ statics: new Map(), params: [], methods: new Map() });
 
 function decodeSegment(segment: string): string | undefined {
@@ -37,8 +40,11 @@ function decodeSegment(segment: string): string | undefined {
 
 export class Router<R> {
   private readonly root: Node<R> = newNode();
-  /** Paths without parameters, looked up whole: the hot routes (`/users/me`) skip the walk. */
-  private readonly exact = new Map<string, Node<R>>();
+  /**
+   * Paths without parameters, looked up whole: the hot routes (`/users/me`) skip the walk, and
+   * get their match made once (its parameters are empty and only read).
+   */
+  private readonly exact = new Map<string, Match<R>>();
 
   add(method: HttpMethod, pattern: string, route: R): void {
     let node = this.root;
@@ -67,13 +73,13 @@ export class Router<R> {
     }
     if (node.methods.has(method)) throw new Error(`duplicate route ${method} ${pattern}`);
     node.methods.set(method, route);
-    if (!hasParams) this.exact.set('/' + segments.join('/'), node);
+    if (!hasParams) this.exact.set('/' + segments.join('/'), { methods: node.methods, params: NO_PARAMS });
   }
 
   /** Finds the routes for `path` (already stripped of the /api/v1 prefix and query). */
   match(path: string): Match<R> | undefined {
     const exact = this.exact.get(path);
-    if (exact) return { methods: exact.methods, params: {} };
+    if (exact) return exact;
     const segments = path.split('/').filter(Boolean);
     const params: Record<string, string | number> = {};
     const node = this.walk(this.root, segments, 0, params);

@@ -6,7 +6,7 @@ import type { UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { subjectOf, type MessageFormat } from './message-format.js';
 import { RawJson } from '../shared/handler-result.js';
-import { messageBytes } from './message-json.js';
+import { ListLookups, messageBytes } from './message-json.js';
 import { checkRange, MessageQuery, parseAnchor, type RangeResult } from './message-query.js';
 import { accessMessage } from './message-access.js';
 import { narrowTerms } from './narrow-terms.js';
@@ -41,34 +41,43 @@ function rangeJson(services: Services, viewer: UserRecord, query: MessageQuery, 
     ? searchHighlights(services, query.search, found.map(({ record }) => ({ html: record.renderedContent, topic: subjectOf(record, format) })))
     : undefined;
   const parts: Buffer[] = [MESSAGES_OPEN];
+  const lookups = new ListLookups(services);
   for (let i = 0; i < found.length; i++) {
     const { record, flags } = found[i]!;
-    messageBytes(services, record, viewer.id, flags, format, parts, i === 0, highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '');
+    messageBytes(services, record, viewer.id, flags, format, parts, i === 0, highlights ? `,${JSON.stringify(highlights[i]).slice(1, -1)}` : '', lookups);
   }
-  parts.push(tailOf(`],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`));
+  parts.push(tailOf(result));
   return new RawJson('', undefined, [parts]);
 }
 
-/** The page's closing fields, encoded once per text: the same few anchors come again and again. */
-const tails = new Map<string, Buffer>();
+/**
+ * The page's closing fields, encoded once per anchor and found_* values (by anchor, then the
+ * three flags as bits): the same few anchors come again and again, and a key of numbers needs
+ * no text built and hashed per answer.
+ */
+const tails = new Map<number, (Buffer | undefined)[]>();
 
-function tailOf(text: string): Buffer {
-  let tail = tails.get(text);
-  if (tail === undefined) {
+function tailOf(result: RangeResult): Buffer {
+  let byFound = tails.get(result.anchor);
+  if (byFound === undefined) {
     if (tails.size >= 256) tails.clear();
-    tails.set(text, (tail = Buffer.from(text)));
+    tails.set(result.anchor, (byFound = []));
   }
-  return tail;
+  const bits = +result.foundAnchor | (+result.foundOldest << 1) | (+result.foundNewest << 2);
+  return (byFound[bits] ??= Buffer.from(
+    `],"found_anchor":${result.foundAnchor},"found_oldest":${result.foundOldest},"found_newest":${result.foundNewest},"history_limited":false,"anchor":${result.anchor}`,
+  ));
 }
 
 /** The messages with these ids that the viewer may read, in id order. */
 export function fetchByIds(services: Services, viewer: UserRecord, ids: number[], format: MessageFormat): RawJson {
   const parts: Buffer[] = [MESSAGES_OPEN];
+  const lookups = new ListLookups(services);
   for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
     const record = services.messages.get(id);
     const flags = record ? accessMessage(services, viewer, record) : undefined;
     if (record === undefined || flags === undefined) continue;
-    messageBytes(services, record, viewer.id, flags, format, parts, parts.length === 1);
+    messageBytes(services, record, viewer.id, flags, format, parts, parts.length === 1, '', lookups);
   }
   parts.push(BY_IDS_CLOSE);
   return new RawJson('', undefined, [parts]);

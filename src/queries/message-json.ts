@@ -12,10 +12,45 @@
  * never be served, whichever write changed what, and nothing must remember to invalidate it.
  * A deleted message is never asked for (its record is gone); its entry ages out.
  */
+import type { ChannelRecord } from '../domain/channel-record.js';
 import { flagList, type MessageRecord } from '../domain/messages.js';
+import type { UserRecord } from '../domain/users.js';
 import type { MessageJsonEntry } from '../store/read-caches.js';
 import type { Services } from '../services.js';
 import { messageObject, type MessageFormat } from './message-format.js';
+
+/**
+ * The sender and channel records a list of messages names, each looked up again only when the id
+ * changes from the previous message's (a page is mostly one channel, often few senders). For one
+ * synchronous answer only: records are replaced on every change, so it must not outlive it.
+ */
+export class ListLookups {
+  private userId = -1;
+  private user: UserRecord | undefined = undefined;
+  private channelId = -1;
+  private channel: ChannelRecord | undefined = undefined;
+  /** The last flags' closing bytes (a page mostly has one or two flag values). */
+  flags = -1;
+  flagsTail: Buffer | undefined = undefined;
+
+  constructor(private readonly services: Services) {}
+
+  userOf(id: number): UserRecord | undefined {
+    if (id !== this.userId) {
+      this.userId = id;
+      this.user = this.services.org.users.get(id);
+    }
+    return this.user;
+  }
+
+  channelOf(id: number): ChannelRecord | undefined {
+    if (id !== this.channelId) {
+      this.channelId = id;
+      this.channel = this.services.org.channels.get(id);
+    }
+    return this.channel;
+  }
+}
 
 /** Four bits: the three format options and "a 1:1 direct message read by its recipient". */
 function variantOf(record: MessageRecord, viewerId: number, format: MessageFormat): number {
@@ -30,10 +65,13 @@ function variantOf(record: MessageRecord, viewerId: number, format: MessageForma
  * Bytes, not text: the answer is then joined by copying (see message-fetch.ts), where a long
  * string had to be flattened and encoded again for every answer.
  */
-export function messageBytes(services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, out: Buffer[], first: boolean, extra = ''): void {
+export function messageBytes(
+  services: Services, record: MessageRecord, viewerId: number, flags: number, format: MessageFormat, out: Buffer[], first: boolean, extra = '',
+  lookups = new ListLookups(services),
+): void {
   const cache = services.readCaches.messages;
   const variant = variantOf(record, viewerId, format);
-  const entry = currentEntry(services, record);
+  const entry = currentEntry(services, record, lookups);
   let form = entry.forms[variant];
   if (form === undefined) {
     form = Buffer.from(',' + JSON.stringify(messageObject(services, record, viewerId, format)).slice(0, -1));
@@ -47,22 +85,26 @@ export function messageBytes(services: Services, record: MessageRecord, viewerId
     out.push(Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}${extra}}`));
     return;
   }
-  let tail = cache.flagsJson.get(flags);
-  if (tail === undefined) cache.flagsJson.set(flags, (tail = Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}}`)));
-  out.push(tail);
+  if (lookups.flags !== flags || lookups.flagsTail === undefined) {
+    let tail = cache.flagsJson.get(flags);
+    if (tail === undefined) cache.flagsJson.set(flags, (tail = Buffer.from(`,"flags":${JSON.stringify(flagList(flags))}}`)));
+    lookups.flags = flags;
+    lookups.flagsTail = tail;
+  }
+  out.push(lookups.flagsTail);
 }
 
 /** The entry of this record, emptied if anything it was encoded from has changed since. */
-function currentEntry(services: Services, record: MessageRecord): MessageJsonEntry {
+function currentEntry(services: Services, record: MessageRecord, lookups: ListLookups): MessageJsonEntry {
   const { org } = services;
   const cache = services.readCaches.messages;
   const entry = cache.get(record.id);
-  if (entry && entry.record === record && entry.realm === org.realm && sameNames(services, entry, record)) return entry;
+  if (entry && entry.record === record && entry.realm === org.realm && sameNames(services, entry, record, lookups)) return entry;
   const fresh: MessageJsonEntry = {
     record,
     realm: org.realm,
-    sender: org.users.get(record.senderId),
-    channel: record.type === 'stream' ? org.channels.get(record.channelId!) : undefined,
+    sender: lookups.userOf(record.senderId),
+    channel: record.type === 'stream' ? lookups.channelOf(record.channelId!) : undefined,
     people: record.type === 'private' ? record.dmUserIds!.map((id) => org.users.get(id)) : undefined,
     forms: [],
     firstForms: [],
@@ -71,12 +113,12 @@ function currentEntry(services: Services, record: MessageRecord): MessageJsonEnt
   return fresh;
 }
 
-function sameNames(services: Services, entry: MessageJsonEntry, record: MessageRecord): boolean {
-  const { users, channels } = services.org;
-  if (entry.sender !== users.get(record.senderId)) return false;
-  if (record.type === 'stream') return entry.channel === channels.get(record.channelId!);
+function sameNames(services: Services, entry: MessageJsonEntry, record: MessageRecord, lookups: ListLookups): boolean {
+  if (entry.sender !== lookups.userOf(record.senderId)) return false;
+  if (record.type === 'stream') return entry.channel === lookups.channelOf(record.channelId!);
   const ids = record.dmUserIds!;
   const people = entry.people!;
+  const { users } = services.org;
   for (let i = 0; i < ids.length; i++) if (people[i] !== users.get(ids[i]!)) return false;
   return true;
 }

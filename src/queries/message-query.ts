@@ -56,6 +56,8 @@ export class MessageQuery {
   /** The viewer's flags, read marks and reception intervals looked up once per channel and topic. */
   private flagsOf: ((record: MessageRecord) => number | undefined) | undefined;
   private readonly channelAccess = new Map<number, number>();
+  private lastChannel = -1;
+  private lastAccess = 0;
 
   constructor(
     private readonly services: Services,
@@ -123,8 +125,15 @@ export class MessageQuery {
   private visible(record: MessageRecord, flags: number | undefined): boolean {
     if (record.type === 'private') return flags !== undefined;
     const channelId = record.channelId!;
-    let access = this.channelAccess.get(channelId);
-    if (access === undefined) this.channelAccess.set(channelId, (access = this.accessTo(channelId)));
+    let access: number | undefined;
+    // Most pages are of one channel: its access is kept beside the map, without a lookup.
+    if (channelId === this.lastChannel) access = this.lastAccess;
+    else {
+      access = this.channelAccess.get(channelId);
+      if (access === undefined) this.channelAccess.set(channelId, (access = this.accessTo(channelId)));
+      this.lastChannel = channelId;
+      this.lastAccess = access;
+    }
     return flags !== undefined ? (access & READABLE) !== 0 : this.plan.history && (access & HISTORY_READABLE) !== 0;
   }
 

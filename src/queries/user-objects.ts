@@ -7,6 +7,7 @@ import { badRequest } from '../domain/errors.js';
 import { realmSetting } from '../domain/realm.js';
 import { canSeeEmail, formatUser, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
+import { EncodedAnswer, RawJson } from '../shared/handler-result.js';
 
 /** May the organization's user list be read without credentials? */
 export function publicAccessEnabled(services: Services): boolean {
@@ -66,4 +67,20 @@ export function userById(services: Services, id: number): UserRecord {
   const user = services.org.users.get(id);
   if (!user || user.isSystemBot) throw badRequest('No such user');
   return user;
+}
+
+/**
+ * GET /users/me's answer, kept per user record with the `max_message_id` it was made for: while
+ * both are the same (as between most of a client's calls) the same answer is returned, and the
+ * HTTP front writes its bytes, encoded once (RawJson.encoded), instead of a new string per call.
+ */
+const ownAnswers = new WeakMap<UserRecord, { fields: string; max: number; answer: RawJson }>();
+
+export function ownUserAnswer(services: Services, user: UserRecord, max: number): RawJson {
+  const fields = ownUserJson(services, user);
+  const kept = ownAnswers.get(user);
+  if (kept !== undefined && kept.fields === fields && kept.max === max) return kept.answer;
+  const answer = new RawJson(`${fields},"max_message_id":${max}`, new EncodedAnswer());
+  ownAnswers.set(user, { fields, max, answer });
+  return answer;
 }

@@ -189,23 +189,59 @@ export class IdLists {
   }
 }
 
+/** What an iterator answers once it is done. */
+const DONE: IteratorReturnResult<undefined> = { value: undefined, done: true };
+
 /**
  * Walks a list that may change between steps (a commit lands while the caller awaits): each step
  * finds its place again from the last id given, so ids added or removed meanwhile are met or
- * skipped as a walk on disk would, and none is given twice.
+ * skipped as a walk on disk would, and none is given twice. An iterator object rather than a
+ * generator: a page from memory takes its ids in one loop, where each generator step (a resume
+ * and a suspension) cost more than the step itself.
  */
-function* walkIds(list: IdList, lo: number, hi: number, reverse: boolean): Generator<number> {
-  let last: number | undefined;
-  let at = -1;
-  for (;;) {
+class IdWalk implements IterableIterator<number> {
+  private last: number | undefined = undefined;
+  private at = -1;
+  private done = false;
+
+  constructor(
+    private readonly list: IdList,
+    private readonly lo: number,
+    private readonly hi: number,
+    private readonly reverse: boolean,
+  ) {}
+
+  [Symbol.iterator](): IterableIterator<number> {
+    return this;
+  }
+
+  next(): IteratorResult<number, undefined> {
+    if (this.done) return DONE;
+    const { list, lo, hi, reverse, last } = this;
     const ids = list.ids;
-    if (ids === undefined) return;
+    if (ids === undefined) return this.finish();
+    let at = this.at;
     if (last === undefined) at = reverse ? lowerBound(ids, hi + 1) - 1 : lowerBound(ids, lo);
     else if (ids[at] === last) at += reverse ? -1 : 1;
     else at = reverse ? lowerBound(ids, last) - 1 : lowerBound(ids, last + 1);
+    this.at = at;
     const id = ids[at];
-    if (id === undefined || id < lo || id > hi) return;
-    last = id;
-    yield id;
+    if (id === undefined || id < lo || id > hi) return this.finish();
+    this.last = id;
+    return { value: id, done: false };
   }
+
+  /** A loop left early (`break`) ends the walk, as it ends a generator. */
+  return(): IteratorReturnResult<undefined> {
+    return this.finish();
+  }
+
+  private finish(): IteratorReturnResult<undefined> {
+    this.done = true;
+    return DONE;
+  }
+}
+
+function walkIds(list: IdList, lo: number, hi: number, reverse: boolean): Iterable<number> {
+  return new IdWalk(list, lo, hi, reverse);
 }

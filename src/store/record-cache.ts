@@ -7,11 +7,19 @@
  */
 import type { MessageRecord } from '../domain/messages.js';
 
+/** A cached record and the count of records put in when it last took its place at the back. */
+class Slot {
+  constructor(
+    readonly record: MessageRecord,
+    public placedAt: number,
+  ) {}
+}
+
 export class RecordCache {
-  private readonly records = new Map<number, MessageRecord>();
-  /** Records put in so far, and that count when each record last took its place at the back. */
+  /** Each record with its place in one entry: a page's read costs one lookup per record, not two. */
+  private readonly records = new Map<number, Slot>();
+  /** Records put in so far. */
   private added = 0;
-  private readonly placedAt = new WeakMap<MessageRecord, number>();
 
   constructor(private readonly maxRecords: number) {}
 
@@ -21,16 +29,15 @@ export class RecordCache {
 
   /** The cached record, its place kept (for reads of many records at once). */
   peek(id: number): MessageRecord | undefined {
-    return this.records.get(id);
+    return this.records.get(id)?.record;
   }
 
   /** The cached record, its place refreshed when it has grown old. */
   get(id: number): MessageRecord | undefined {
-    const record = this.records.get(id);
-    if (record === undefined) return undefined;
-    const at = this.placedAt.get(record);
-    if (at === undefined || this.added - at > this.maxRecords / 2) this.place(record);
-    return record;
+    const slot = this.records.get(id);
+    if (slot === undefined) return undefined;
+    if (this.added - slot.placedAt > this.maxRecords / 2) this.place(slot.record);
+    return slot.record;
   }
 
   /** Keeps a record (new or replacing its id's), the oldest going past the bound. */
@@ -41,8 +48,8 @@ export class RecordCache {
   }
 
   /** Every cached record by id, oldest first, places kept (for readers of the whole cache, such as the tests' state watch). */
-  entries(): IterableIterator<[number, MessageRecord]> {
-    return this.records.entries();
+  *entries(): IterableIterator<[number, MessageRecord]> {
+    for (const [id, slot] of this.records) yield [id, slot.record];
   }
 
   delete(id: number): void {
@@ -51,7 +58,6 @@ export class RecordCache {
 
   private place(record: MessageRecord): void {
     this.records.delete(record.id);
-    this.records.set(record.id, record);
-    this.placedAt.set(record, this.added);
+    this.records.set(record.id, new Slot(record, this.added));
   }
 }

@@ -5,9 +5,10 @@ import { parseApiQuery, parseBody, parseUrlEncoded, type RawParams, type Uploade
 import { compileValidators } from '../../src/http/validation.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { SCHEMAS } from '../../schemas/registry.js';
-import { successBytes } from '../../src/http/envelope.js';
+import { clientFromUserAgent } from '../../src/http/request-head.js';
+import { successBody, successBytes } from '../../src/http/envelope.js';
 import { RawJson } from '../../src/shared/handler-result.js';
+import { SCHEMAS } from '../../schemas/registry.js';
 
 test('router: static, integer, email and path parameters', async (t) => {
   const router = new Router<string>();
@@ -174,4 +175,32 @@ test('answers of parts: text fields encoded in place, encoded parts joined, in o
   const second = successBytes(new RawJson('', undefined, [Buffer.from('"x":true')]), []);
   t.same(JSON.parse(second.toString('utf8')), { result: 'success', msg: '', x: true }, 'a shorter answer after a longer one (the buffer is reused)');
   t.same(JSON.parse(copy.toString('utf8')).split, 'ab', 'the first answer, copied before, intact');
+});
+
+test('client from the User-Agent: its first word, as trim and split on / or white space would take it', async (t) => {
+  // The rule the scan replaces, kept here as the reference it must agree with.
+  const reference = (userAgent: string) => userAgent.trim().split(/[\/\s]/, 1)[0] || 'Unspecified';
+  const samples = [
+    '', ' ', '\t', 'ZulipPython/0.9.0 (Linux)', '  ZulipMobile/27.1 (Android 13)', 'curl/8.5.0', 'wrk', 'Mozilla/5.0 (X11)',
+    '/leading-slash', 'name with spaces', '\u00a0\u3000Wide\u2003space', 'tab\there', 'line\nbreak', '\ufeffBOM/1', 'Ünïcode/1', 'a',
+  ];
+  for (const userAgent of samples) t.equal(clientFromUserAgent(userAgent), reference(userAgent), JSON.stringify(userAgent));
+  t.equal(clientFromUserAgent('ZulipPython/0.9.0 (Linux)'), 'ZulipPython');
+  t.equal(clientFromUserAgent(''), 'Unspecified');
+});
+
+test('envelope: an answer of encoded pieces is the same JSON as the one of text', async (t) => {
+  const bytes = (text: string) => Buffer.from(text);
+  const cases: { fields: string; pieces: (Buffer | Buffer[])[]; ignored: string[] }[] = [
+    { fields: '', pieces: [[bytes('"messages":['), bytes('{"id":1'), bytes(',"flags":[]}'), bytes('],"found_anchor":true')]], ignored: [] },
+    { fields: '"a":1', pieces: [[bytes('"m":['), bytes(']')], bytes('"z":"é"')], ignored: ['bar', 'foo'] },
+    { fields: '"a":1', pieces: [], ignored: ['q'] },
+    { fields: '', pieces: [], ignored: [] },
+  ];
+  for (const { fields, pieces, ignored } of cases) {
+    const asText = [fields, ...pieces.map((piece) => (Buffer.isBuffer(piece) ? piece : Buffer.concat(piece)).toString())].filter((part) => part !== '').join(',');
+    const expected = successBody(new RawJson(asText), ignored);
+    t.equal(successBytes(new RawJson(fields, undefined, pieces), ignored).toString(), expected);
+    t.same(JSON.parse(expected).result, 'success');
+  }
 });
