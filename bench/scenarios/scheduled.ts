@@ -10,8 +10,12 @@ import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js'
 
 const FULL_SIZES = { burst: 1_000, spread: 10_000, spreadSeconds: 60 };
 const QUICK_SIZES = { burst: 100, spread: 1_000, spreadSeconds: 10 };
-/** Scheduled messages delivered before the measured ones (see below). */
-const WARM_UP = 200;
+/**
+ * Scheduled messages delivered before the measured ones (see below). V8 was still compiling the
+ * delivery path during a burst after 200 (70–140 functions, the burst costing 2–3 times the
+ * steady cost per message); a server that has been running has sent thousands before.
+ */
+const WARM_UP = 2_000;
 /** Requests in flight while scheduling. */
 const CONCURRENCY = 32;
 
