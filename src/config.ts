@@ -55,6 +55,8 @@ export interface Config {
   minFreeBytes: number;
   /** Undelivered events a queue may hold; one more and it is expired early (its client re-registers). */
   queueMaxEvents: number;
+  /** Nice levels every thread but the event loop's runs below it (ops/helper-threads.ts); 0 leaves them equal. */
+  helperThreadNice: number;
 }
 
 export interface SmtpSettings {
@@ -130,5 +132,6 @@ export function configFromEnv(env: Env = process.env): Config {
     trustedProxies: trustedProxies(env),
     minFreeBytes: integer(env, 'PARLEY_MIN_FREE_MB', 16, 0) * 1024 * 1024,
     queueMaxEvents: integer(env, 'PARLEY_QUEUE_MAX_EVENTS', 2000, 1),
+    helperThreadNice: integer(env, 'PARLEY_HELPER_THREAD_NICE', 10, 0, 19),
   };
 }

@@ -1,5 +1,6 @@
 /** Entry point: configuration from the environment, start, and graceful shutdown on SIGTERM/SIGINT. */
 import { configFromEnv } from './config.js';
+import { lowerHelperThreads } from './ops/helper-threads.js';
 import { startServer, type RunningServer } from './server.js';
 import { startupFailure } from './startup-failure.js';
 
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   const config = configFromEnv();
+  // The event loop before background work on a shared core (see ops/helper-threads.ts).
+  lowerHelperThreads(config.helperThreadNice);
   // Cluster mode (docs/cluster.md) is loaded only when asked for: the embedded server never imports it.
   if (process.env.PARLEY_CLUSTER_NATS) {
     const [{ clusterConfigFromEnv }, { startClusterNode }] = await Promise.all([import('./cluster/cluster-config.js'), import('./cluster/start.js')]);

@@ -54,6 +54,7 @@ test('every setting: a bad value is refused in one line naming it', async (t) =>
     [{ PARLEY_INVITATION_VALIDITY_MINUTES: '0' }, 'PARLEY_INVITATION_VALIDITY_MINUTES="0" is not usable: a whole number from 1'],
     [{ PARLEY_INVITES_DAILY_MAX: '-1' }, 'PARLEY_INVITES_DAILY_MAX="-1" is not usable: a whole number from 0'],
     [{ PARLEY_DRAIN_SECONDS: '-1' }, 'PARLEY_DRAIN_SECONDS="-1" is not usable: a number of seconds from 0 to 600'],
+    [{ PARLEY_HELPER_THREAD_NICE: '20' }, 'PARLEY_HELPER_THREAD_NICE="20" is not usable: a whole number from 0 to 19'],
     [{ PARLEY_TRUSTED_PROXIES: '10.0.0.0/33' }, 'PARLEY_TRUSTED_PROXIES="10.0.0.0/33" is not usable: IP addresses or CIDR ranges'],
     [{ PARLEY_TRUSTED_PROXIES: '127.0.0.1, proxy.local' }, "('proxy.local' is neither)"],
   ];
