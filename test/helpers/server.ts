@@ -2,6 +2,7 @@
 import { rmSync } from 'node:fs';
 import { pino } from 'pino';
 import { configFromEnv, type Config } from '../../src/config.js';
+import { ConfigError } from '../../src/config-values.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { Clock } from '../../src/services.js';
 import { apiEmail } from '../../src/domain/users.js';
@@ -31,7 +32,20 @@ export async function startTestServer(
   options: { dataDir?: string; port?: number; clock?: Clock } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const port = options.port ?? (await freePort());
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await startOn(port, dataDir, env, options.clock);
+    } catch (error) {
+      // Another test process may take the port between freePort's probe and the listen: a port of
+      // our own choosing is chosen again (the data directory is reused as by a restart).
+      const taken = error instanceof ConfigError && error.variable === 'PARLEY_PORT';
+      if (!taken || options.port !== undefined || env.PARLEY_PORT !== undefined || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startOn(port: number, dataDir: string, env: Record<string, string>, clock: Clock | undefined): Promise<TestServer> {
   const config = configFromEnv({
     PARLEY_DATA_DIR: dataDir,
     PARLEY_PORT: String(port),
@@ -42,7 +56,7 @@ export async function startTestServer(
     ...env,
   });
   const printed: string[] = [];
-  const server = await startServer(config, { logger: pino({ level: 'silent' }), print: (line) => printed.push(line), clock: options.clock });
+  const server = await startServer(config, { logger: pino({ level: 'silent' }), print: (line) => printed.push(line), clock });
   const test: TestServer = {
     ...server,
     url: server.url,
@@ -54,7 +68,7 @@ export async function startTestServer(
     printed,
     async restart(extraEnv = {}) {
       await server.stop();
-      return startTestServer({ ...env, ...extraEnv }, { dataDir, port, clock: options.clock });
+      return startTestServer({ ...env, ...extraEnv }, { dataDir, port, clock });
     },
     async destroy() {
       await server.stop();

@@ -2,20 +2,44 @@
  * A free port and a temporary data directory, without loading the server: the files that only
  * run the server process (crash, disk, operator tests) import this, not server.ts.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port no one listens on, picked at random below the kernel's ephemeral range. A port of that
+ * range (what listen(0) hands out) is also the local port of outgoing connections: between the
+ * probe closing and the server listening, one of the tests' own requests could take it (CI saw
+ * it once). Below the range only another test's pick can, and the probe and startTestServer's
+ * retry cover that.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = pickableRange();
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${low} and ${high} after 50 tries`);
+}
+
+/** Ports below the ephemeral range (/proc/sys/net/ipv4/ip_local_port_range), above the well-known ones. */
+function pickableRange(): [number, number] {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || ephemeralLow;
+  } catch {
+    // Not Linux: the IANA ephemeral range starts at 49152, and 32768 is below it too.
+  }
+  return ephemeralLow > 12000 ? [10000, ephemeralLow] : [ephemeralLow + 20000, 65000];
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
     probe.unref();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
