@@ -1,25 +1,18 @@
 /** Starting and stopping the servers a benchmark measures, on the server's core: Parley on a data directory, and the bare uWS baseline. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { processCpuSeconds } from './cpu.js';
 import { onCore, pinning } from './pinning.js';
+import { freePort } from '../../test/helpers/temp.js';
+
+// A port below the kernel's ephemeral range: the bench's short version runs inside the test suite,
+// where an outgoing connection of another test could take a port listen(0) handed out.
+export { freePort };
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PARLEY_MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const BARE_UWS = fileURLToPath(new URL('../bare-uws.js', import.meta.url));
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export interface MemoryReport {
   rss: number;
