@@ -5,7 +5,9 @@ import { apiEmail, canSeeEmail, EmailVisibility, formatUser, isoDate, newUserRec
 import { directSystemGroups, roleIsIn } from '../../src/domain/system-groups.js';
 import { isGroupMember, settingIncludes, type GroupRecord } from '../../src/domain/groups.js';
 import { gravatarUrl } from '../../src/domain/avatar.js';
-import { generateApiKey, hashPassword, secretsEqual, verifyPassword } from '../../src/domain/credentials.js';
+import { execFileSync } from 'node:child_process';
+import { childEnv } from '../helpers/temp.js';
+import { generateApiKey, hashPassword, secretsEqual, setPasswordHashCost, verifyPassword } from '../../src/domain/credentials.js';
 
 const user = (id: number, role: Role, visibility: number = EmailVisibility.EVERYONE) =>
   newUserRecord({ id, deliveryEmail: `u${id}@example.com`, fullName: `User ${id}`, role, apiKey: 'k', emailAddressVisibility: visibility as EmailVisibility, dateJoined: 0 });
@@ -84,6 +86,10 @@ test('credentials: API keys, scrypt hashes, constant-time comparison', async (t)
   const key = generateApiKey();
   t.match(key, /^[A-Za-z0-9]{32}$/);
   t.not(generateApiKey(), key);
+  // This file may share its process with files that start servers at the test cost
+  // (test/helpers/test-groups.ts): the production cost is set here, and the test cost after.
+  setPasswordHashCost('full');
+  t.teardown(() => setPasswordHashCost('test'));
   const hash = await hashPassword('secret');
   t.match(hash, /^scrypt\$16384\$8\$1\$/);
   t.notMatch(hash, /secret/);
@@ -93,6 +99,10 @@ test('credentials: API keys, scrypt hashes, constant-time comparison', async (t)
   t.ok(secretsEqual('abc', 'abc'));
   t.notOk(secretsEqual('abc', 'abd'));
   t.notOk(secretsEqual('abc', 'abcd'));
+  // A process that never sets the cost, as a server process, hashes at the production cost.
+  const module = new URL('../../src/domain/credentials.js', import.meta.url).href;
+  const fresh = execFileSync(process.execPath, ['--input-type=module', '-e', `const { hashPassword } = await import(${JSON.stringify(module)}); process.stdout.write(await hashPassword('x'));`], { encoding: 'utf8', env: childEnv() });
+  t.match(fresh, /^scrypt\$16384\$8\$1\$/, 'the default cost is the production one');
 });
 
 test('uploads: file names, path ids, links, types, ranges and access', async (t) => {

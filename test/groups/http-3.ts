@@ -1,0 +1,4 @@
+/** A process of `npm test`: HTTP group 3 (test/helpers/test-groups.ts). */
+import { runGroup } from '../helpers/test-groups.js';
+
+await runGroup(3);
