@@ -79,9 +79,10 @@ const CLIENTS = [
 async function measure(context: ScenarioContext, users: number, channels: number): Promise<Figure[]> {
   const { dataDir, authorization, subscribed } = await seed(users, channels, context.log);
   const parley = await startParley({ dataDir, sync: true, profileDir: context.profileDir });
-  // A server opened on a directory just seeded by another process first compacts LevelDB and
-  // catches up its search index: measured then, its registrations shared the core with that
-  // (server CPU per request 11 ms in some runs, 17 ms in others). A running server has done it.
+  // Measured from a defined point: after the work a server does when it opens a directory just
+  // seeded by another process (LevelDB's compaction, the search index). It takes under a second
+  // (0.6–0.9 s in stop 37's runs), so it is not what makes runs differ (server CPU per request
+  // 11–17 ms between runs of the same code).
   const quietStarted = performance.now();
   await waitUntilQuiet(parley.child.pid!, 300_000);
   context.log(`  ${users.toLocaleString('en')} users: the server went quiet ${round((performance.now() - quietStarted) / 1000, 1)} s after it started listening`);
