@@ -1,13 +1,6 @@
 /**
- * The parked polls to answer once the deliveries of a commit are all in: one `setImmediate` for
- * all the queues, so that one answer carries every event of the commit (and of every other
- * commit finished in the same turn of the event loop).
- *
- * Not a microtask: the write's own answer is written in the microtasks that follow its commit,
- * and it goes out first. Answering a big channel's parked polls takes milliseconds (a socket
- * write each); the one who posted or reacted no longer waits for it, as with Zulip, whose
- * events leave through Tornado after the answer. The queues hold the events from the commit on,
- * so a poll arriving in between is answered with them at once (queue-machine.ts).
+ * The parked polls to answer once the deliveries of a commit are all in: one microtask for all
+ * the queues of a commit, so that one answer carries every event of it.
  */
 import type { EventQueue } from './event-queue.js';
 
@@ -22,12 +15,12 @@ export class FlushBatch {
 
   add(queue: EventQueue): void {
     this.waiting.push(queue);
-    if (this.waiting.length === 1) setImmediate(this.run);
+    if (this.waiting.length === 1) queueMicrotask(this.run);
   }
 
   private readonly run = (): void => {
     const queues = this.waiting;
-    // A queue asking during the flush goes in the other list, answered in the next turn.
+    // A queue asking during the flush goes in the other list, with a microtask of its own.
     this.waiting = this.spare;
     for (const queue of queues) queue.flush();
     queues.length = 0;
