@@ -18,8 +18,8 @@ import type { Transaction } from '../store/transaction.js';
 import { prepareMessage, writeMessage, type OutgoingMessage } from './message-send.js';
 import { botDirectMessage, notifyDirect } from './notifications.js';
 import { sendRequestOf } from './scheduled-messages.js';
-import { dropRender, keptRender } from '../queries/scheduled-render.js';
-import { dropSend, keptSend } from './scheduled-prepared.js';
+import { keptRender } from '../queries/scheduled-render.js';
+import { dropSend, forgetPrepared, keptSend } from './scheduled-prepared.js';
 
 /** Zulip's failure for a deactivated sender (who gets no notice: they cannot read it). */
 const SENDER_DEACTIVATED = 'Account is deactivated';
@@ -52,10 +52,7 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
   if (typeof message !== 'string') {
     writeMessage(services, tx, message);
     services.scheduled.delete(record.id, tx);
-    tx.afterCommit.push(() => {
-      dropRender(services, record.id);
-      dropSend(services, record.id);
-    });
+    tx.afterCommit.push(() => forgetPrepared(services, record.id));
     tx.emit(removedEvent(record), [record.senderId]);
     return;
   }

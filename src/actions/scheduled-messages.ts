@@ -4,7 +4,7 @@
  * again when it is delivered (actions/scheduled-delivery.ts). Each change tells the scheduler
  * actor once it is durable, so that the actor only ever waits for items that are in the store.
  */
-import { dropRender, keepRender, renderStamp } from '../queries/scheduled-render.js';
+import { keepRender, renderStamp } from '../queries/scheduled-render.js';
 import { badRequest } from '../domain/errors.js';
 import {
   addedEvent,
@@ -24,7 +24,7 @@ import type { Services } from '../services.js';
 import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { defaultReadBySender, prepareMessage, type OutgoingMessage, type SendRequest } from './message-send.js';
-import { dropSend, keepSend, sendStamp } from './scheduled-prepared.js';
+import { forgetPrepared, keepSend, sendStamp } from './scheduled-prepared.js';
 
 export interface ScheduleRequest {
   type: string;
@@ -70,10 +70,7 @@ function save(services: Services, tx: Transaction, record: ScheduledMessageRecor
 /** Removes a record that was deleted by its owner (delivery removes its own, in its own write). */
 export function removeScheduled(services: Services, tx: Transaction, record: ScheduledMessageRecord): void {
   services.scheduled.delete(record.id, tx);
-  tx.afterCommit.push(() => {
-    dropRender(services, record.id);
-    dropSend(services, record.id);
-  });
+  tx.afterCommit.push(() => forgetPrepared(services, record.id));
   tx.emit(removedEvent(record), [record.senderId]);
   tx.afterCommit.push(() => services.scheduler.cancel(record.id));
 }

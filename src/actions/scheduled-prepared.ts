@@ -13,7 +13,7 @@
 import type { ChannelRecord } from '../domain/channel-record.js';
 import type { ScheduledMessageRecord } from '../domain/scheduled-messages.js';
 import type { UserRecord } from '../domain/users.js';
-import { renderStamp } from '../queries/scheduled-render.js';
+import { dropRender, renderStamp } from '../queries/scheduled-render.js';
 import type { Services } from '../services.js';
 import type { OutgoingMessage } from './message-send.js';
 
@@ -82,6 +82,12 @@ function sameAddress(record: ScheduledMessageRecord, { destination, sender }: Ou
 
 export function dropSend(services: Services, id: number): void {
   keptByServices.get(services)?.delete(id);
+}
+
+/** Item `id` is gone (sent, or deleted by its owner): what was prepared for it when scheduled goes too. */
+export function forgetPrepared(services: Services, id: number): void {
+  dropRender(services, id);
+  dropSend(services, id);
 }
 
 /** Equal records but for the first message id (records are replaced, never changed in place). */

@@ -100,7 +100,6 @@ export const FRONT_PATHS: readonly { method: HttpMethod; path: string; view: str
 const invalidSubdomain = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'Invalid subdomain', 404);
 /** Zulip's page for a host without an organization (zerver/invalid_realm.html), for what is not the API. */
 const noOrganizationPage = () => new ApiError('NONEXISTENT_SUBDOMAIN', 'There is no organization at this address.', 404);
-/** uWS 20.30 gives the method in lower case: the usual ones map to their upper-case constants without a new string. */
 const NO_CREDENTIALS = (): never => {
   throw new ApiError('UNAUTHORIZED', 'Not logged in: API authentication or user session required', 401);
 };

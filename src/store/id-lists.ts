@@ -76,6 +76,27 @@ export class IdLists {
    * when the list is not in memory (then its read is started, if none is under way).
    */
   walk(prefix: string, lo: number, hi: number, reverse: boolean): Iterable<number> | undefined {
+    const list = this.served(prefix);
+    return list && walkIds(list, lo, hi, reverse);
+  }
+
+  /**
+   * The ids in [lo, hi] of `prefix`'s list from memory as an array of their own (ascending, or
+   * newest first when `reverse`), for a reader that takes the whole range at once; undefined as
+   * `walk`.
+   */
+  slice(prefix: string, lo: number, hi: number, reverse: boolean): number[] | undefined {
+    const ids = this.served(prefix)?.ids;
+    if (ids === undefined) return undefined;
+    const range = ids.slice(lowerBound(ids, lo), lowerBound(ids, hi + 1));
+    return reverse ? range.reverse() : range;
+  }
+
+  /**
+   * `prefix`'s list when its ids are in memory, counted as served and made the most recently
+   * used; otherwise undefined, and its read is started (or queued while another is under way).
+   */
+  private served(prefix: string): (IdList & { ids: number[] }) | undefined {
     const list = this.lists.get(prefix);
     if (list?.ids === undefined) {
       if (list === undefined && !this.tooLong.has(prefix)) {
@@ -88,25 +109,7 @@ export class IdLists {
     this.lists.delete(prefix);
     this.lists.set(prefix, list);
     this.counts.served++;
-    return walkIds(list, lo, hi, reverse);
-  }
-
-  /**
-   * The ids in [lo, hi] of `prefix`'s list from memory as an array of their own (ascending, or
-   * newest first when `reverse`), for a reader that takes the whole range at once; undefined as
-   * `walk` (which then starts the list's read).
-   */
-  slice(prefix: string, lo: number, hi: number, reverse: boolean): number[] | undefined {
-    const list = this.lists.get(prefix);
-    if (list?.ids === undefined) {
-      this.walk(prefix, lo, hi, reverse); // starts the list's read, as any walk of a list not held
-      return undefined;
-    }
-    this.lists.delete(prefix);
-    this.lists.set(prefix, list);
-    this.counts.served++;
-    const ids = list.ids.slice(lowerBound(list.ids, lo), lowerBound(list.ids, hi + 1));
-    return reverse ? ids.reverse() : ids;
+    return list as IdList & { ids: number[] };
   }
 
   /** A batch lists `id` under `prefix` (or its rollback restores it). */
