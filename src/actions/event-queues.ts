@@ -92,11 +92,21 @@ export async function registerQueue(services: Services, user: UserRecord, reques
  * `GET /events`: acknowledges up to `lastEventId`, answers at once or parks the request. A queue
  * restored at start is first given what it had not acknowledged before the restart.
  */
-export function pollQueue(services: Services, user: UserRecord, queueId: string, lastEventId: number, dontBlock: boolean, defer: () => Deferred): HandlerResult | Promise<HandlerResult> {
+export function pollQueue(services: Services, user: UserRecord, queueId: string, lastEventId: number, dontBlock: boolean, defer: () => Deferred): HandlerResult {
   const { queues } = services;
-  const poll = () => queues.get(queueId, user.id).poll(lastEventId, dontBlock, services.clock.now(), defer, queues.heartbeatMs());
+  const poll = (deferred: () => Deferred) => queues.get(queueId, user.id).poll(lastEventId, dontBlock, services.clock.now(), deferred, queues.heartbeatMs());
   const queue = queues.get(queueId, user.id);
-  return queues.awaitsBacklog(queue) ? queues.fill(queue).then(poll) : poll();
+  if (!queues.awaitsBacklog(queue)) return poll(defer);
+  // Parked at once and answered when the backlog is read, rather than returned as a promise: the
+  // front pauses a connection while it awaits an answer, and uWS closes a resumed connection after
+  // 10 s without traffic, which would cut a poll that then parks long before its heartbeat.
+  const parked = defer();
+  queues.fill(queue).then(() => {
+    if (parked.done) return; // the client left meanwhile: its next poll repeats this one
+    const answer = poll(() => parked);
+    if (answer instanceof RawJson) parked.resolve(answer);
+  }).catch((error: unknown) => parked.reject(error));
+  return parked;
 }
 
 /** `DELETE /events`. */

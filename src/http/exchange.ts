@@ -54,6 +54,8 @@ export interface Exchange {
   bodyPending: boolean;
   /** Socket reading paused while an asynchronous handler runs (see `awaitAnswer`). */
   paused: boolean;
+  /** Reading was resumed after a pause: uWS then closes the connection after 10 s idle (see `deliver`). */
+  resumed: boolean;
   rate: RateDecision | undefined;
   deferred: Deferred | undefined;
   /** Unknown parameters, kept for a deferred answer. */
@@ -102,7 +104,7 @@ export class Exchanges implements DeferredWriter {
   open(res: HttpResponse, method: string, url: string): Exchange {
     const ex: Exchange = {
       res, aborted: false, head: method === 'HEAD', started: 0, tracked: false, method, url,
-      route: UNMATCHED, bodyPending: false, paused: false, rate: undefined, deferred: undefined, errorFormat: undefined,
+      route: UNMATCHED, bodyPending: false, paused: false, resumed: false, rate: undefined, deferred: undefined, errorFormat: undefined,
       // Named now, not added later: an added property costs a parked poll a property array (~40 bytes) and the exchange another shape.
       ignored: undefined, held: undefined,
     };
@@ -149,6 +151,7 @@ export class Exchanges implements DeferredWriter {
   resume(ex: Exchange): void {
     if (!ex.paused) return;
     ex.paused = false;
+    ex.resumed = true;
     (ex.res as unknown as Pausable).resume();
   }
 
@@ -176,8 +179,11 @@ export class Exchanges implements DeferredWriter {
   deliver(ex: Exchange, result: HandlerResult, ignored: readonly string[]): void {
     if (result instanceof Deferred) {
       this.track(ex);
-      // A parked poll keeps reading, so that a client leaving is noticed (onAborted).
-      this.resume(ex);
+      // A parked poll keeps reading, so that a client leaving is noticed (onAborted), unless its
+      // reading was paused on the way: uWS's resume arms a 10 s idle timeout that only a pause
+      // clears, and it would cut the poll. Such a poll stays paused: a client that leaves is
+      // noticed when its answer is written (the queue keeps what it did not acknowledge).
+      if (ex.paused || ex.resumed) this.pause(ex);
       // Held until the answer: the shared empty list and one copy of the URL, not the request's own (see PARKED_URLS).
       ex.ignored = ignored.length > 0 ? ignored : NOTHING_IGNORED;
       ex.url = parkedUrl(ex.url);

@@ -90,3 +90,23 @@ test('a restart reads no queue backlog: it is read at the first poll, once for e
   const later = await send(as('hamlet@example.com'), 'Denmark', 'after');
   t.same(ofType(await take(othello), 'message').map((e: any) => e.message.id), [later], 'once given its backlog, a queue receives as before');
 });
+
+test("a restored queue's first poll stays parked past the server's idle timeout for connections", async (t) => {
+  let server = await startTestServer();
+  t.teardown(() => server.destroy());
+  const othello = () => clientFor(server, 'othello@example.com');
+  const quiet = await register(othello(), { event_types: ['typing'] });
+  // An event after the queue's last acknowledgement, if not one for it: its first poll reads the log.
+  await send(clientFor(server, 'hamlet@example.com'), 'Denmark', 'not for the quiet queue');
+  server = await server.restart();
+  quiet.api = othello();
+  // The first poll reads the queue's backlog before it parks. uWS closes a connection that has
+  // been idle for 10 s (checked every 4 s) once its reading was paused and resumed: a poll parked
+  // that way was cut after 8–12 s, long before its heartbeat (50 s).
+  const parked = longPoll(quiet);
+  await waitFor(() => serverQueue(server, quiet, OTHELLO)?.state === 'polling', 'the poll to park');
+  t.equal(await settledWithin(parked, 13_000), 'pending', 'still parked after 13 s');
+  t.equal((await clientFor(server, 'hamlet@example.com').post('/typing', { op: 'start', to: JSON.stringify([OTHELLO]) })).status, 200);
+  const answer = await parked;
+  t.same([answer.status, answer.body.events.map((e: any) => e.type)], [200, ['typing']], 'and then answered with the event');
+});

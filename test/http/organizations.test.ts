@@ -7,7 +7,7 @@ import { test } from 'tap';
 import { deactivateOrganization } from '../../src/actions/organization-deactivation.js';
 import { Api } from '../helpers/client.js';
 import { hostFetch } from '../helpers/host-fetch.js';
-import { longPoll, register, take, waitFor } from '../helpers/events.js';
+import { longPoll, register, settledWithin, take, waitFor } from '../helpers/events.js';
 import { addDemoOrganization, hostOf, orgAnonymous, orgClient, organizationAt } from '../helpers/organizations.js';
 import { clientFor, startTestServer } from '../helpers/server.js';
 
@@ -153,4 +153,28 @@ test('an organization with a scheduled message is loaded after a restart without
   t.equal(await current.woken, 0, 'nothing waits any more: the mark was cleared at the stop');
   t.equal(current.organizations.services().length, 1);
   t.ok(await organizationAt(current, 'a'), 'and it still loads on demand');
+});
+
+test("a poll that waits for its organization to load stays parked past the server's idle timeout for connections", async (t) => {
+  const server = await startTestServer();
+  let current = server;
+  t.teardown(() => current.destroy());
+  const a = await addDemoOrganization(server, 'a');
+  const othello = a.org.users.byEmail('othello@example.com')!;
+  const quiet = await register(orgClient(server, a, 'othello@example.com'), { event_types: ['typing'] });
+  current = await server.restart();
+  t.notOk(current.organizations.isLoaded('a'), 'a is not loaded after the restart');
+  const host = `a.localhost:${current.port}`;
+  quiet.api = new Api(current.url, 'othello@example.com', othello.apiKey, host);
+  // The poll waits for the load with its connection paused. uWS closes a connection that has been
+  // idle for 10 s (checked every 4 s) once its reading was paused and resumed: a poll parked that
+  // way was cut after 8–12 s, long before its heartbeat (50 s).
+  const parked = longPoll(quiet);
+  await waitFor(() => current.organizations.isLoaded('a'), 'a to load for the poll');
+  t.equal(await settledWithin(parked, 13_000), 'pending', 'still parked after 13 s');
+  const hamlet = a.org.users.byEmail('hamlet@example.com')!;
+  const typing = await new Api(current.url, 'hamlet@example.com', hamlet.apiKey, host).post('/typing', { op: 'start', to: JSON.stringify([othello.id]) });
+  t.equal(typing.status, 200);
+  const answer = await parked;
+  t.same([answer.status, answer.body.events.map((e: { type: string }) => e.type)], [200, ['typing']], 'and then answered with the event');
 });
