@@ -18,7 +18,9 @@ const LAST_ID = /"id":(\d+)\}\](?:,"queue_id"|\})/;
 /**
  * A client that long-polls its queue over one kept-alive socket and re-polls as soon as it
  * is answered, noting when each message arrives. Raw HTTP keeps the client's own cost low, so
- * that a hundred of them measure the server rather than themselves.
+ * that a hundred of them measure the server rather than themselves. A connection the server
+ * closes is opened again and the poll repeated from the last event read, as Zulip's clients
+ * do (the queue keeps what was not acknowledged); `reconnects` counts them, for the report.
  */
 export class LongPoller {
   private running = true;
@@ -26,6 +28,8 @@ export class LongPoller {
   readonly arrivals = new Map<number, number>();
   /** Body bytes of every answer so far. */
   bytes = 0;
+  /** Connections closed by the server while a poll was waiting, each opened again. */
+  reconnects = 0;
   private socket: Socket | undefined;
   private pending: Buffer = Buffer.alloc(0);
 
@@ -36,10 +40,18 @@ export class LongPoller {
   ) {}
 
   start(): void {
-    this.socket = connect(this.port, '127.0.0.1');
-    this.socket.setNoDelay(true);
-    this.socket.on('data', (chunk) => this.onData(chunk));
-    this.socket.on('error', () => {});
+    const socket = connect(this.port, '127.0.0.1');
+    this.socket = socket;
+    this.pending = Buffer.alloc(0);
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => this.onData(chunk));
+    // The close that follows an error reconnects; the error itself needs no handling.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      if (!this.running || this.socket !== socket) return;
+      this.reconnects++;
+      this.start();
+    });
     this.poll();
   }
 

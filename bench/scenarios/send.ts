@@ -105,7 +105,8 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
       { name: `delivery p50 (${label})`, value: round(percentile(delays, 50), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
       { name: `delivery p99 (${label})`, value: round(percentile(delays, 99), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
     ];
-    return { figures, missing, unrecorded: requests - acked, eventBytes };
+    const reconnects = pollers.reduce((sum, p) => sum + p.reconnects, 0);
+    return { figures, missing, unrecorded: requests - acked, eventBytes, reconnects };
   } finally {
     for (const poller of pollers) await poller.stop();
     await parley.stop();
@@ -159,6 +160,7 @@ export const send: Scenario = {
     const sync = await measure(context, 'durable', durable.dataDir, true, durable.sender, durable.subscribers);
     context.log('  not durable (PARLEY_SYNC=0)');
     const nosync = await measure(context, 'PARLEY_SYNC=0', relaxed.dataDir, false, relaxed.sender, relaxed.subscribers);
+    const bareReconnects = barePollers.reduce((sum, p) => sum + p.reconnects, 0);
     for (const poller of barePollers.splice(0)) await poller.stop();
     const notes = [
       `Parley: ${CONNECTIONS} sending connections; ${SUBSCRIBERS} long-polling subscribers re-poll at once; they run in the runner, on the client's core, so the client share includes them`,
@@ -166,6 +168,9 @@ export const send: Scenario = {
       'delivery is timed from the moment the load generator reads the acknowledgement; the server writes the polls\' answers in the same turn as the acknowledgement, so a negative delay means the pollers read theirs first',
     ];
     if (sync.missing || nosync.missing) notes.push(`deliveries not seen within 10 s: ${sync.missing} (durable), ${nosync.missing} (not durable)`);
+    if (sync.reconnects || nosync.reconnects || bareReconnects) {
+      notes.push(`poll connections closed by the server and opened again (the poll repeated from the last event read): ${sync.reconnects} (durable), ${nosync.reconnects} (not durable), ${bareReconnects} (bare server)`);
+    }
     if (sync.unrecorded || nosync.unrecorded) notes.push(`acknowledgements without a recorded id: ${sync.unrecorded} (durable), ${nosync.unrecorded} (not durable)`);
     return { scenario: 'send', description: this.description, figures: [...sync.figures, ...nosync.figures], notes };
   },
