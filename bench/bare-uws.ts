@@ -118,6 +118,17 @@ app.get('/park', (res) => {
   res.onAborted(() => parked.delete(res));
   parked.add(res);
 });
+// The send baseline's queues: how many have a poll parked, and forgetting them all between rounds.
+app.get('/queues/parked', (res) => {
+  let count = 0;
+  for (const queue of queues.values()) if (queue.parked) count++;
+  res.writeHeader('Content-Type', 'application/json').end(String(count));
+});
+app.del('/queues', (res) => {
+  for (const queue of queues.values()) queue.parked?.close();
+  queues.clear();
+  res.writeHeader('Content-Type', 'application/json').end('{}');
+});
 app.get('/parked', (res) => {
   res.writeHeader('Content-Type', 'application/json').end(String(parked.size));
 });

@@ -76,7 +76,6 @@ export class Baseline {
   async throughput(spec: ThroughputSpec): Promise<ThroughputOutcome> {
     const { settings } = this;
     const bare = await this.bare();
-    if (spec.onBare) await spec.onBare(bare);
     const sweep = await this.sweep(spec.load, spec.bareBytes);
     const parleySpec: LoadSpec = { ...spec.load, url: spec.parley.url, durationSeconds: settings.durationSeconds };
     const bareSpec = this.bareSpec(bare.url, spec.load, spec.bareBytes, sweep.best, settings.durationSeconds);
@@ -90,6 +89,7 @@ export class Baseline {
       const parley = await runLoad(parleySpec, spec.parley.child.pid!);
       check(spec.name, parley);
       if (spec.afterParleyRound) await spec.afterParleyRound();
+      if (spec.beforeBareRound) await spec.beforeBareRound(bare);
       const base = await runLoad(bareSpec, bare.child.pid!);
       check('bare server', base);
       if (spec.afterBareRound) await spec.afterBareRound();

@@ -28,8 +28,8 @@ export interface ThroughputSpec {
   bareBytes: number;
   /** Runs after each of Parley's rounds, before the baseline's (e.g. let deliveries arrive). */
   afterParleyRound?: () => Promise<void>;
-  /** Runs once with the bare server before it is first measured on this request (e.g. park polls on it). */
-  onBare?: (bare: RunningProcess) => Promise<void>;
+  /** Runs before each of the baseline's measured rounds, not before its calibration (e.g. park polls on it). */
+  beforeBareRound?: (bare: RunningProcess) => Promise<void>;
   /** Runs after each of the baseline's rounds. */
   afterBareRound?: () => Promise<void>;
 }

@@ -38,8 +38,15 @@ async function bytesPerDelivery(url: string, pollers: readonly LongPoller[], hea
   return Math.round((pollers.reduce((sum, p) => sum + p.bytes, 0) - bytes) / Math.max(1, count(pollers) - deliveries));
 }
 
-/** The bare server's pollers: one set for the whole run (the bare server outlives the scenario's two measurements). */
+/**
+ * The bare server's pollers: a fresh set for each of its rounds, gone after it. Kept on, they fall
+ * behind a bare server that takes far more messages than they can read, and their backlog would
+ * take the client's core from Parley's next round.
+ */
 const barePollers: LongPoller[] = [];
+let bareRound = 0;
+let bareReconnects = 0;
+let bareServerUrl = '';
 
 async function measure(context: ScenarioContext, label: string, dataDir: string, sync: boolean, sender: Credentials, subscribers: Credentials[]) {
   const parley = await startParley({ dataDir, sync, profileDir: sync ? context.profileDir : undefined });
@@ -63,7 +70,6 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
     // round sent (those still in flight when it ended included), counted once the pollers settle.
     const parleyDeliveries: number[] = [];
     let parleyBefore = -1;
-    let bareBefore = 0;
     const outcome = await context.throughput({
       name: `messages/s (${label})`,
       unit: 'msg/s',
@@ -76,12 +82,12 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
         // The first call follows the warm-up, not a measured round.
         if (parleyBefore >= 0) parleyDeliveries.push(count(pollers) - parleyBefore);
         parleyBefore = count(pollers);
-        bareBefore = count(barePollers);
       },
-      onBare: (bare) => parkOnBare(bare, subscribers),
+      beforeBareRound: (bare) => parkOnBare(bare, subscribers),
       afterBareRound: async () => {
         await deliveriesSettled(barePollers);
-        bareDeliveries.push(count(barePollers) - bareBefore);
+        bareDeliveries.push(count(barePollers));
+        await forgetBarePollers();
       },
     });
     const delays: number[] = [];
@@ -130,14 +136,29 @@ function deliveriesFigure(label: string, parley: number[], bare: number[], secon
   };
 }
 
-/** Parks one poll per subscriber on the bare server (once per run). */
+/** Parks one poll per subscriber on the bare server, on queues of this round, and waits until every one is parked. */
 async function parkOnBare(bare: RunningProcess, subscribers: Credentials[]): Promise<void> {
-  if (barePollers.length) return;
+  bareRound++;
+  bareServerUrl = bare.url;
   for (const [i, user] of subscribers.entries()) {
-    const poller = new LongPoller(bare.port, basicAuth(user), `bare-${i}`);
+    const poller = new LongPoller(bare.port, basicAuth(user), `bare-${bareRound}-${i}`);
     poller.start();
     barePollers.push(poller);
   }
+  const deadline = performance.now() + 10000;
+  while (Number(await (await fetch(`${bare.url}/queues/parked`)).text()) < subscribers.length) {
+    if (performance.now() > deadline) throw new Error('the bare server did not park every poll within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Stops the round's bare pollers and has the bare server drop their queues. */
+async function forgetBarePollers(): Promise<void> {
+  for (const poller of barePollers.splice(0)) {
+    bareReconnects += poller.reconnects;
+    await poller.stop();
+  }
+  await (await fetch(`${bareServerUrl}/queues`, { method: 'DELETE' })).arrayBuffer();
 }
 
 export const send: Scenario = {
@@ -160,11 +181,9 @@ export const send: Scenario = {
     const sync = await measure(context, 'durable', durable.dataDir, true, durable.sender, durable.subscribers);
     context.log('  not durable (PARLEY_SYNC=0)');
     const nosync = await measure(context, 'PARLEY_SYNC=0', relaxed.dataDir, false, relaxed.sender, relaxed.subscribers);
-    const bareReconnects = barePollers.reduce((sum, p) => sum + p.reconnects, 0);
-    for (const poller of barePollers.splice(0)) await poller.stop();
     const notes = [
       `Parley: ${CONNECTIONS} sending connections; ${SUBSCRIBERS} long-polling subscribers re-poll at once; they run in the runner, on the client's core, so the client share includes them`,
-      `baseline: the bare server as a minimal event server (X-Bare-Fanout): each POST fans the message out to ${SUBSCRIBERS} parked polls of its own, as events of Parley's size per delivery (${sync.eventBytes} bytes durable, ${nosync.eventBytes} not), answered outside the request's handler each in its own cork; its pollers are the same client as Parley's`,
+      `baseline: the bare server as a minimal event server (X-Bare-Fanout): each POST fans the message out to ${SUBSCRIBERS} parked polls of its own, as events of Parley's size per delivery (${sync.eventBytes} bytes durable, ${nosync.eventBytes} not), answered outside the request's handler each in its own cork; its pollers are the same client as Parley's, on fresh queues each round (parked before it, stopped after it settles: a bare server takes messages faster than the pollers read, and their backlog would otherwise run into Parley's rounds)`,
       'delivery is timed from the moment the load generator reads the acknowledgement; the server writes the polls\' answers in the same turn as the acknowledgement, so a negative delay means the pollers read theirs first',
     ];
     if (sync.missing || nosync.missing) notes.push(`deliveries not seen within 10 s: ${sync.missing} (durable), ${nosync.missing} (not durable)`);
