@@ -33,8 +33,10 @@ export function collectGarbage(child: ChildProcess): Promise<MemoryReport> {
       if (!line) return;
       child.stderr!.off('data', onData);
       clearTimeout(timer);
-      // Let the allocator hand back what the collection freed before RSS is read.
-      setTimeout(() => resolve(JSON.parse(line.slice('memory '.length)) as MemoryReport), 500);
+      // Let the allocator hand back what the collection freed before RSS is read (the report's own
+      // RSS is from the moment the collection ended).
+      const report = JSON.parse(line.slice('memory '.length)) as MemoryReport;
+      setTimeout(() => resolve({ ...report, rss: rssOf(child.pid!) || report.rss }), 500);
     };
     const timer = setTimeout(() => reject(new Error('no memory report from the server')), 10000);
     child.stderr!.on('data', onData);

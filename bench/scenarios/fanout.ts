@@ -9,11 +9,14 @@ import { busySeconds, coreTimes, processCpuSeconds, selfCpuSeconds } from '../li
 import type { CpuShares } from '../lib/load.js';
 import { measuredCores, pinning } from '../lib/pinning.js';
 import { ParkedClients, RawClient, registerQueue } from '../lib/pollers.js';
-import { collectGarbage, rssOf, startBareUws, startParley, waitUntilQuiet, type RunningProcess } from '../lib/processes.js';
+import { collectGarbage, rssOf, startBareUws, startParley, waitUntilQuiet, type MemoryReport, type RunningProcess } from '../lib/processes.js';
 import { median, round, warningsFor, type Figure, type Measured, type Scenario, type SideMeasure } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
 
 const QUEUES = 10_000;
+/** Memory is measured at this many queues and at QUEUES: per queue is the slope. */
+const MEASURED_FROM = 5_000;
+const BARE_PARK = 'GET /park HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
 const USERS = 100;
 const CLIENT = 'raw sockets in the runner (Node), a fresh socket per parked poll each round';
 
@@ -52,6 +55,41 @@ async function answerAll(target: RunningProcess, clients: ParkedClients, answere
   return { ms, serverCpuMs: server * 1000, cpu: { server: share(server), client: share(client), other: share(Math.max(0, busy - server - client)) } };
 }
 
+/** Waits until the bare server holds `count` parked requests (exactly: `count` 0 waits for closed ones to go). */
+async function allParkedOnBare(bare: RunningProcess, count: number): Promise<void> {
+  const deadline = performance.now() + 60000;
+  while (Number(await (await fetch(`${bare.url}/parked`)).text()) !== count) {
+    if (performance.now() > deadline) throw new Error('fanout: the baseline did not park every request');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Parks a poll on every one of `queues` on Parley and as many requests on the bare server, reads both processes' memory, and lets them go. */
+async function memoryWithParked(
+  parley: RunningProcess,
+  bare: RunningProcess,
+  queues: string[],
+  pollOf: (queues: string[], clients: ParkedClients) => (i: number) => string,
+): Promise<{ parley: MemoryReport; bareRss: number }> {
+  const parleyClients = new ParkedClients(parley.port, queues.length);
+  const bareClients = new ParkedClients(bare.port, queues.length);
+  let measured: { parley: MemoryReport; bareRss: number };
+  try {
+    await parleyClients.park(pollOf(queues, parleyClients)).sent;
+    await waitUntilQuiet(parley.child.pid!);
+    const memory = await collectGarbage(parley.child);
+    await bareClients.park(() => BARE_PARK).sent;
+    await allParkedOnBare(bare, queues.length);
+    await waitUntilQuiet(bare.child.pid!);
+    measured = { parley: memory, bareRss: rssOf(bare.child.pid!) };
+  } finally {
+    parleyClients.close();
+    bareClients.close();
+  }
+  await allParkedOnBare(bare, 0);
+  return measured;
+}
+
 function side(rounds: Answered[]): SideMeasure {
   const mean = (pick: (cpu: CpuShares) => number) => round(rounds.reduce((sum, r) => sum + pick(r.cpu), 0) / rounds.length, 2);
   return {
@@ -84,10 +122,16 @@ export const fanout: Scenario = {
       const before = await collectGarbage(parley.child);
       const bareBefore = rssOf(bare.child.pid!);
       context.log(`  registering ${QUEUES} queues`);
-      const queues = await inBatches(QUEUES, 100, (i) =>
-        registerQueue(parley.url, basicAuth(people[i % USERS]), { event_types: '["message"]', fetch_event_types: '["message"]' }),
-      );
-      const auth = queues.map((_, i) => basicAuth(people[i % USERS]));
+      const register = (i: number) => registerQueue(parley.url, basicAuth(people[i % USERS]), { event_types: '["message"]', fetch_event_types: '["message"]' });
+      const auth = Array.from({ length: QUEUES }, (_, i) => basicAuth(people[i % USERS]));
+      const pollOf = (queues: string[], clients: ParkedClients) => (i: number) =>
+        `GET /api/v1/events?queue_id=${queues[i]}&last_event_id=${clients.lastEventId(i)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth[i]}\r\n\r\n`;
+      // Memory per queue is the slope from half the queues parked to all of them: what one more
+      // costs, without the fixed growth the first registrations cause (V8's young generation,
+      // malloc's arenas), which the figure from the start spreads over the queues.
+      const queues = await inBatches(MEASURED_FROM, 100, register);
+      const middle = await memoryWithParked(parley, bare, queues, pollOf);
+      queues.push(...(await inBatches(QUEUES - MEASURED_FROM, 100, (i) => register(MEASURED_FROM + i))));
       const parleyClients = new ParkedClients(parley.port, QUEUES);
       const bareClients = new ParkedClients(bare.port, QUEUES);
       open.push(parleyClients, bareClients);
@@ -102,8 +146,7 @@ export const fanout: Scenario = {
       let parleyBytes = 0;
       for (let r = 0; r < rounds; r++) {
         // One side at a time: fresh sockets, all parked and the server quiet, then the trigger.
-        const parleyRound = parleyClients.park((i) =>
-          `GET /api/v1/events?queue_id=${queues[i]}&last_event_id=${parleyClients.lastEventId(i)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${auth[i]}\r\n\r\n`);
+        const parleyRound = parleyClients.park(pollOf(queues, parleyClients));
         await parleyRound.sent;
         await waitUntilQuiet(parley.child.pid!);
         if (r === 0) {
@@ -116,13 +159,9 @@ export const fanout: Scenario = {
         parleyClients.close();
         parleyBytes = parleyClients.averageBodyBytes;
 
-        const bareRound = bareClients.park(() => 'GET /park HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+        const bareRound = bareClients.park(() => BARE_PARK);
         await bareRound.sent;
-        const deadline = performance.now() + 60000;
-        while (Number(await (await fetch(`${bare.url}/parked`)).text()) < QUEUES) {
-          if (performance.now() > deadline) throw new Error('fanout: the baseline did not park every request');
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        await allParkedOnBare(bare, QUEUES);
         await waitUntilQuiet(bare.child.pid!);
         if (r === 0) bareAfter = rssOf(bare.child.pid!);
         // The bare server answers with as many bytes as Parley's answers had.
@@ -133,9 +172,11 @@ export const fanout: Scenario = {
         context.log(`    round ${r + 1}: Parley ${round(parleyRounds[r].ms, 1)} ms (server CPU ${round(parleyRounds[r].serverCpuMs, 0)} ms, client ${parleyRounds[r].cpu.client}), ` +
           `bare ${round(bareRounds[r].ms, 1)} ms (server CPU ${round(bareRounds[r].serverCpuMs, 0)} ms, client ${bareRounds[r].cpu.client})`);
       }
-      const perQueue = (after!.rss - before.rss) / QUEUES;
-      const heapPerQueue = (after!.heapUsed - before.heapUsed) / QUEUES;
-      const barePerResponse = (bareAfter - bareBefore) / QUEUES;
+      const added = QUEUES - MEASURED_FROM;
+      const perQueue = (after!.rss - middle.parley.rss) / added;
+      const heapPerQueue = (after!.heapUsed - middle.parley.heapUsed) / added;
+      const barePerResponse = (bareAfter - middle.bareRss) / added;
+      const fromStart = { parley: (after!.rss - before.rss) / QUEUES, bare: (bareAfter - bareBefore) / QUEUES, heapTotal: (after!.heapTotal - before.heapTotal) / QUEUES };
 
       const ratios = parleyRounds.map((p, i) => round(p.ms / bareRounds[i].ms, 3));
       const measured: Measured = { generator: CLIENT, pinning: pinning().description, parley: side(parleyRounds), bare: { ...side(bareRounds), bytes: parleyBytes }, ratios };
@@ -178,7 +219,8 @@ export const fanout: Scenario = {
         notes: [
           `${QUEUES} queues of ${USERS} users, all subscribed; time from sending the message (durable) to the last answer, over ${rounds} alternated rounds; the bare server answers with as many bytes as Parley's answers (${parleyBytes})`,
           `client: ${CLIENT}; the trigger (POST /messages, GET /release) goes over a socket opened in advance`,
-          'memory is read after a forced garbage collection with the polls parked; RSS also keeps what V8 and malloc grew to while 10,000 registrations ran, the heap figure is what the queues retain',
+          `memory is read after a forced garbage collection with the polls parked, at ${MEASURED_FROM} and at ${QUEUES} queues: per queue is the slope between the two (the heap figure is what the queues retain). ` +
+            `From the start instead (spreading over the queues what V8 and malloc grew to while the registrations ran): Parley ${Math.round(fromStart.parley)} bytes, bare ${Math.round(fromStart.bare)} bytes, V8's committed heap ${Math.round(fromStart.heapTotal)} bytes of Parley's`,
           'ratios here are Parley / baseline (lower is better): the goal is ≤ 1.3× the time and the server CPU, and ≤ 2 KB per queue',
         ],
       };
