@@ -43,14 +43,21 @@ export class LongPoller {
     const socket = connect(this.port, '127.0.0.1');
     this.socket = socket;
     this.pending = Buffer.alloc(0);
+    let answered = false;
     socket.setNoDelay(true);
-    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('data', (chunk) => {
+      answered = true;
+      this.onData(chunk);
+    });
     // The close that follows an error reconnects; the error itself needs no handling.
     socket.on('error', () => {});
     socket.on('close', () => {
       if (!this.running || this.socket !== socket) return;
       this.reconnects++;
-      this.start();
+      // A connection closed before any answer (a server gone or refusing) is tried again after a
+      // pause, so that a dead server does not turn the pollers into a busy loop on the client's core.
+      if (answered) this.start();
+      else setTimeout(() => this.running && this.start(), 100);
     });
     this.poll();
   }
