@@ -96,10 +96,13 @@ test("a restored queue's first poll stays parked past the server's idle timeout 
   t.teardown(() => server.destroy());
   const othello = () => clientFor(server, 'othello@example.com');
   const quiet = await register(othello(), { event_types: ['typing'] });
-  // An event after the queue's last acknowledgement, if not one for it: its first poll reads the log.
-  await send(clientFor(server, 'hamlet@example.com'), 'Denmark', 'not for the quiet queue');
+  const refused = await register(othello(), { event_types: ['typing'] });
+  // An event after the queues' last acknowledgement, if not one for them: their first poll reads the log.
+  await send(clientFor(server, 'hamlet@example.com'), 'Denmark', 'not for the quiet queues');
   server = await server.restart();
   quiet.api = othello();
+  const wrong = await othello().get('/events', { queue_id: refused.id, last_event_id: 12345, dont_block: false });
+  t.same([wrong.status, wrong.body.msg], [400, 'Event 12345 was not in this queue'], 'a first poll that reads the log is refused as any other');
   // The first poll reads the queue's backlog before it parks. uWS closes a connection that has
   // been idle for 10 s (checked every 4 s) once its reading was paused and resumed: a poll parked
   // that way was cut after 8–12 s, long before its heartbeat (50 s).
