@@ -92,7 +92,7 @@ export class Baseline {
       if (spec.beforeBareRound) await spec.beforeBareRound(bare);
       const base = await runLoad(bareSpec, bare.child.pid!);
       check('bare server', base);
-      if (spec.afterBareRound) await spec.afterBareRound();
+      if (spec.afterBareRound) await spec.afterBareRound(bare);
       parleyRuns.push(parley);
       bareRuns.push(base);
       ratios.push(round(parley.requestsPerSecond / base.requestsPerSecond, 4));

@@ -136,6 +136,15 @@ export async function startBareUws(): Promise<RunningProcess> {
   return { child, url: `http://127.0.0.1:${port}`, port, startupMs: performance.now() - started, stop: stopper(child) };
 }
 
+/** Waits until the number a bare-server route answers (`GET url`, a count) satisfies `done`. */
+export async function untilCount(url: string, done: (count: number) => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!done(Number(await (await fetch(url)).text()))) {
+    if (performance.now() > deadline) throw new Error(`${what} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Waits until a process has used under 10 ms of CPU in 300 ms (it has finished accepting and parking). */
 export async function waitUntilQuiet(pid: number, timeoutMs = 60000): Promise<void> {
   const deadline = performance.now() + timeoutMs;

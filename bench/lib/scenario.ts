@@ -31,7 +31,7 @@ export interface ThroughputSpec {
   /** Runs before each of the baseline's measured rounds, not before its calibration (e.g. park polls on it). */
   beforeBareRound?: (bare: RunningProcess) => Promise<void>;
   /** Runs after each of the baseline's rounds. */
-  afterBareRound?: () => Promise<void>;
+  afterBareRound?: (bare: RunningProcess) => Promise<void>;
 }
 
 export interface ScenarioContext {

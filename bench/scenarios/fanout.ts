@@ -9,7 +9,7 @@ import { busySeconds, coreTimes, processCpuSeconds, selfCpuSeconds } from '../li
 import type { CpuShares } from '../lib/load.js';
 import { measuredCores, pinning } from '../lib/pinning.js';
 import { ParkedClients, RawClient, registerQueue } from '../lib/pollers.js';
-import { collectGarbage, rssOf, startBareUws, startParley, waitUntilQuiet, type MemoryReport, type RunningProcess } from '../lib/processes.js';
+import { collectGarbage, rssOf, startBareUws, startParley, untilCount, waitUntilQuiet, type MemoryReport, type RunningProcess } from '../lib/processes.js';
 import { median, round, warningsFor, type Figure, type Measured, type Scenario, type SideMeasure } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
 
@@ -55,14 +55,9 @@ async function answerAll(target: RunningProcess, clients: ParkedClients, answere
   return { ms, serverCpuMs: server * 1000, cpu: { server: share(server), client: share(client), other: share(Math.max(0, busy - server - client)) } };
 }
 
-/** Waits until the bare server holds `count` parked requests (exactly: `count` 0 waits for closed ones to go). */
-async function allParkedOnBare(bare: RunningProcess, count: number): Promise<void> {
-  const deadline = performance.now() + 60000;
-  while (Number(await (await fetch(`${bare.url}/parked`)).text()) !== count) {
-    if (performance.now() > deadline) throw new Error('fanout: the baseline did not park every request');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits until the bare server holds exactly `count` parked requests (0: the closed ones are gone). */
+const allParkedOnBare = (bare: RunningProcess, count: number) =>
+  untilCount(`${bare.url}/parked`, (parked) => parked === count, 60000, `fanout: the baseline did not hold ${count} parked requests`);
 
 /** Parks a poll on every one of `queues` on Parley and as many requests on the bare server, reads both processes' memory, and lets them go. */
 async function memoryWithParked(

@@ -8,9 +8,8 @@
  */
 import { bodySize } from '../lib/baseline.js';
 import { LongPoller, registerQueue } from '../lib/pollers.js';
-import { startParley } from '../lib/processes.js';
+import { startParley, untilCount, type RunningProcess } from '../lib/processes.js';
 import { median, percentile, round, type Figure, type Scenario, type ScenarioContext } from '../lib/scenario.js';
-import type { RunningProcess } from '../lib/processes.js';
 import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
 
 const SUBSCRIBERS = 100;
@@ -46,7 +45,6 @@ async function bytesPerDelivery(url: string, pollers: readonly LongPoller[], hea
 const barePollers: LongPoller[] = [];
 let bareRound = 0;
 let bareReconnects = 0;
-let bareServerUrl = '';
 
 async function measure(context: ScenarioContext, label: string, dataDir: string, sync: boolean, sender: Credentials, subscribers: Credentials[]) {
   const parley = await startParley({ dataDir, sync, profileDir: sync ? context.profileDir : undefined });
@@ -84,10 +82,10 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
         parleyBefore = count(pollers);
       },
       beforeBareRound: (bare) => parkOnBare(bare, subscribers),
-      afterBareRound: async () => {
+      afterBareRound: async (bare) => {
         await deliveriesSettled(barePollers);
         bareDeliveries.push(count(barePollers));
-        await forgetBarePollers();
+        await forgetBarePollers(bare);
       },
     });
     const delays: number[] = [];
@@ -139,32 +137,28 @@ function deliveriesFigure(label: string, parley: number[], bare: number[], secon
 /** Parks one poll per subscriber on the bare server, on queues of this round, and waits until every one is parked. */
 async function parkOnBare(bare: RunningProcess, subscribers: Credentials[]): Promise<void> {
   bareRound++;
-  bareServerUrl = bare.url;
   for (const [i, user] of subscribers.entries()) {
     const poller = new LongPoller(bare.port, basicAuth(user), `bare-${bareRound}-${i}`);
     poller.start();
     barePollers.push(poller);
   }
-  const deadline = performance.now() + 10000;
-  while (Number(await (await fetch(`${bare.url}/queues/parked`)).text()) < subscribers.length) {
-    if (performance.now() > deadline) throw new Error('the bare server did not park every poll within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await untilCount(`${bare.url}/queues/parked`, (parked) => parked >= subscribers.length, 10000, 'the bare server did not park every poll');
 }
 
 /** Stops the round's bare pollers and has the bare server drop their queues. */
-async function forgetBarePollers(): Promise<void> {
+async function forgetBarePollers(bare: RunningProcess): Promise<void> {
   for (const poller of barePollers.splice(0)) {
     bareReconnects += poller.reconnects;
     await poller.stop();
   }
-  await (await fetch(`${bareServerUrl}/queues`, { method: 'DELETE' })).arrayBuffer();
+  await (await fetch(`${bare.url}/queues`, { method: 'DELETE' })).arrayBuffer();
 }
 
 export const send: Scenario = {
   name: 'send',
   description: 'POST /messages to a channel of 100 subscribers, each long-polling',
   async run(context) {
+    bareReconnects = 0;
     const seed = async (label: string) => {
       const dataDir = newDataDir(label);
       const seeder = await Seeder.open(dataDir);
