@@ -37,7 +37,7 @@ const EMPTY: ReadonlySet<EventQueue> = new Set();
 /** Log entries deleted by one write at most; the rest go with the following writes. */
 const MAX_PRUNED_PER_WRITE = 10000;
 /** Acknowledgements one write carries at most (the next message need not store 10,000 first). */
-const MAX_DESCRIPTORS_PER_WRITE = 256;
+const MAX_ACKS_PER_WRITE = 256;
 /** Bookkeeping writes one housekeeping tick makes at most (the next tick goes on). */
 const MAX_TICK_WRITES = 64;
 
@@ -48,7 +48,7 @@ export class EventQueues {
   private readonly watchers = new Set<EventQueue>();
   /** Queues to answer once the deliveries already under way are all in (one microtask for all). */
   private readonly toFlush = new FlushBatch();
-  /** Queues whose acknowledgement moved since their descriptor was last written. */
+  /** Queues whose acknowledgement moved since it was last written. */
   private readonly unsaved = new Set<EventQueue>();
   /** Log entries up to this id are deleted (or being deleted by a write in flight). */
   private pruned = 0;
@@ -280,18 +280,18 @@ export class EventQueues {
   }
 
   /**
-   * The ops that ride along with a write: the descriptors whose acknowledgement moved, and the
+   * The ops that ride along with a write: the acknowledgements that moved, and the
    * deletion of log entries no queue needs. Both go in the same batch, so a log entry is never
-   * gone while a descriptor on disk still points before it.
+   * gone while an acknowledgement on disk still points before it.
    */
   private bookkeeping(): BatchOp[] {
     const ops: BatchOp[] = [];
     for (const queue of this.unsaved) {
-      if (ops.length >= MAX_DESCRIPTORS_PER_WRITE) break;
-      ops.push(this.log.descriptorWrite(queue.id, queue.descriptor));
+      if (ops.length >= MAX_ACKS_PER_WRITE) break;
+      ops.push(this.log.ackWrite(queue.id, queue.descriptor.ack));
       this.unsaved.delete(queue);
     }
-    for (const id of this.overflowed) ops.push(this.log.descriptorDeletion(id));
+    for (const id of this.overflowed) ops.push(...this.log.descriptorDeletions(id));
     this.overflowed.clear();
     // Pruned only by a write that leaves no acknowledgement unwritten (`settled` follows memory).
     if (this.unsaved.size > 0) return ops;
@@ -308,7 +308,7 @@ export class EventQueues {
     // Waits while the store is recovered (written again after the reopen). More writes only for a
     // backlog beyond one write's share: writing on as acknowledgements come takes real writes' turns.
     if (this.bookkeepingDue && this.db.writable) await this.db.commit([]);
-    const more = (writes: number) => (drain ? this.unsaved.size > 0 || this.overflowed.size > 0 : this.unsaved.size >= MAX_DESCRIPTORS_PER_WRITE && writes < MAX_TICK_WRITES);
+    const more = (writes: number) => (drain ? this.unsaved.size > 0 || this.overflowed.size > 0 : this.unsaved.size >= MAX_ACKS_PER_WRITE && writes < MAX_TICK_WRITES);
     for (let writes = 1; this.db.writable && more(writes); writes++) await this.db.commit([]);
   }
 
@@ -339,10 +339,17 @@ export class EventQueues {
   async restore(): Promise<EventQueue[]> {
     const restored: EventQueue[] = [];
     const now = this.now();
+    const acks = await this.log.acks();
     for await (const [, descriptor] of this.log.descriptors<QueueDescriptor>()) {
+      // Descriptors written before acknowledgements had their own record carry theirs inside.
+      const ack = Math.max(descriptor.ack, acks.get(descriptor.id) ?? -1);
+      acks.delete(descriptor.id);
       // The server was away: the clients could not poll, so their time starts again.
-      restored.push(this.add(this.compactor.compact({ ...descriptor, lastPoll: now })));
+      restored.push(this.add(this.compactor.compact({ ...descriptor, ack, lastPoll: now })));
     }
+    // A descriptor and its acknowledgement are deleted in one batch, so none should be left alone;
+    // any that is (a store written by other code) is dropped with the log's cleanup below.
+    if (acks.size > 0) await this.db.commit([...acks.keys()].flatMap((id) => this.log.descriptorDeletions(id)));
     // Only what follows the oldest acknowledgement is needed; what precedes it (entries a crash
     // kept from being deleted) goes now, in one native range deletion, never read.
     let from = this.lastEventId;

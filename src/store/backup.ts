@@ -57,7 +57,7 @@ const PAGE = 4000;
  */
 const EVENT_STATE = (() => {
   const sample = realmKeys(0);
-  const parts = [sample.queuePrefix, sample.eventPrefix].map((prefix) => prefix.slice(sample.prefix.length).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts = [sample.queuePrefix, sample.queueAckPrefix, sample.eventPrefix].map((prefix) => prefix.slice(sample.prefix.length).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^\\d+!(?:${parts.join('|')})`);
 })();
 

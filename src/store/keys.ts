@@ -154,9 +154,12 @@ function bookKeys(r: string) {
     /** A message edited, moved or deleted that the search index may not have taken in yet (search-index.ts). */
     searchDirty: (messageId: number) => `${r}sdirty!${pad(messageId)}`,
     searchDirtyPrefix: `${r}sdirty!`,
-    /** Registered event queue descriptors. */
+    /** Registered event queue descriptors, written once when the queue is registered. */
     queue: (id: string) => `${r}queue!${id}`,
     queuePrefix: `${r}queue!`,
+    /** A queue's newest acknowledged event id (a few bytes, rewritten as polls acknowledge; the descriptor is not). */
+    queueAck: (id: string) => `${r}qack!${id}`,
+    queueAckPrefix: `${r}qack!`,
     /** Mobile pushes decided and not yet delivered, by id (actions/notification-delivery.ts). */
     pushJob: (id: number) => `${r}npush!${pad(id)}`,
     pushJobPrefix: `${r}npush!`,
