@@ -11,7 +11,7 @@ import { HEALTHY_P99_MS, runMixed, type MixedOutcome, type MixedStep } from '../
 import type { Figure, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { MIX } from '../lib/crowd-actions.js';
 
-const FULL_PLAN = { users: 20_000, messages: 1_000_000, steps: [500, 1000, 1500, 2000, 3000, 5000, 10_000, 20_000], warmSeconds: 10, measureSeconds: 40 };
+const FULL_PLAN = { users: 20_000, messages: 1_000_000, steps: [500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 10_000, 20_000], warmSeconds: 10, measureSeconds: 40 };
 const QUICK_PLAN = { users: 2000, messages: 100_000, steps: [200, 500, 1000, 2000], warmSeconds: 3, measureSeconds: 10 };
 
 function plan(quick: boolean) {
