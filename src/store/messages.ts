@@ -11,6 +11,7 @@ import { IdLists } from './id-lists.js';
 import { mergeIds } from './merge-ids.js';
 import { RowBook } from './row-book.js';
 import { RecordCache } from './record-cache.js';
+import { compactRecord } from './record-shape.js';
 import { ID_WIDTH, isListedRange, MAX_ID, walkBounds } from './walk-range.js';
 
 /** A channel's topic: its display name (latest casing), newest message and participants. */
@@ -95,15 +96,17 @@ export class MessageStore {
   get(id: number): MessageRecord | undefined {
     const cached = this.cache.get(id);
     if (cached) return cached;
-    const record = this.db.get<MessageRecord>(this.keys.message(id));
-    if (record) this.remember(record);
+    const stored = this.db.get<MessageRecord>(this.keys.message(id));
+    if (!stored) return undefined;
+    const record = compactRecord(stored);
+    this.remember(record);
     return record;
   }
 
   /** Writes a record (new or replaced). Records are replaced, never mutated. */
   save(record: MessageRecord, tx: Transaction): void {
     tx.put(this.keys.message(record.id), record);
-    this.remember(record);
+    this.remember(compactRecord(record));
     // The store still holds the previous version (or none): read it again from there.
     tx.onRollback(() => this.cache.delete(record.id));
     this.watcher?.changed(record.id, tx);
