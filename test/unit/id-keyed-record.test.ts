@@ -47,3 +47,21 @@ test('a restored subscriptions snapshot keeps its state', async (t) => {
   const restored = subscriptionsKind.restored!(snapshot as never) as unknown as typeof snapshot;
   t.same(restored, snapshot);
 });
+
+test('restored subscriptions are built in one shape with their fields inside, colours shared; an old one without intervals stays without', async (t) => {
+  const state = (color: string) => decode(encode({ active: true, received: [5], color, isMuted: false, pinToTop: false, desktopNotifications: null, audibleNotifications: null, pushNotifications: null, emailNotifications: null, wildcardMentionsNotify: null }));
+  const printed = withIntrinsics(`
+    import { decode, encode } from '${new URL('../../src/store/codec.js', import.meta.url).href}';
+    const state = (color) => decode(encode({ active: true, received: [5], color, isMuted: false, pinToTop: false, desktopNotifications: null, audibleNotifications: null, pushNotifications: null, emailNotifications: null, wildcardMentionsNotify: null }));
+    const decoded = state('#c2c2c2');
+    const { channels } = subscriptionsKind.restored({ value: 'tracking', context: { userId: 1, channels: { 3: decoded, 9: state('#c2c2c2') }, topics: {} } }).context;
+    const literal = { active: false, received: [1], color: 'x', isMuted: true, pinToTop: true, desktopNotifications: true, audibleNotifications: true, pushNotifications: true, emailNotifications: true, wildcardMentionsNotify: true };
+    console.log(JSON.stringify([%HaveSameMap(decoded, literal), %HaveSameMap(channels[3], literal), %HaveSameMap(channels[9], literal), channels[3].color === channels[9].color]));
+  `);
+  t.same(JSON.parse(printed), [false, true, true, true], 'a decoded subscription is not shaped as a literal; restored ones are, with one colour string');
+  const old = { ...(state('#fff') as object), received: undefined } as Record<string, unknown>;
+  delete old.received;
+  const restored = subscriptionsKind.restored!({ value: 'tracking', context: { userId: 1, channels: { 3: old }, topics: {} } } as never) as unknown as { context: { channels: Record<string, object> } };
+  t.same(restored.context.channels[3], old);
+  t.notOk('received' in restored.context.channels[3]!, 'no intervals key where there was none');
+});

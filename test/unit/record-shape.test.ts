@@ -3,6 +3,7 @@ import { test } from 'tap';
 import type { MessageRecord } from '../../src/domain/messages.js';
 import { compactRecord } from '../../src/store/record-shape.js';
 import { decode, encode } from '../../src/store/codec.js';
+import { execFileSync } from 'node:child_process';
 
 const channelMessage = (over: Partial<MessageRecord> = {}): MessageRecord => ({
   id: 7, senderId: 3, type: 'stream', channelId: 2, topic: 'deploys', recipientId: 11,
@@ -43,4 +44,16 @@ test('empty lists are one shared frozen list; lists with entries are the record\
   const client = (r: MessageRecord) => compactRecord(decode<MessageRecord>(encode(r))).client;
   t.equal(client(channelMessage()), 'website');
   t.equal(compactRecord(directMessage()).client, client(directMessage({ id: 10 })), 'equal client names');
+});
+
+test('compacted records of a kind share the shape of a literal with their fields (checked with V8\'s intrinsics)', async (t) => {
+  const url = (path: string) => new URL(path, import.meta.url).href;
+  const script = `
+    import { compactRecord } from '${url('../../src/store/record-shape.js')}';
+    import { decode, encode } from '${url('../../src/store/codec.js')}';
+    const stored = (id) => decode(encode({ id, senderId: 3, type: 'stream', channelId: 2, topic: 't', recipientId: 11, content: 'a', renderedContent: 'b', timestamp: 1, client: 'website', userIds: [], reactions: [], editHistory: [] }));
+    const literal = { id: 0, senderId: 0, type: 'stream', channelId: 0, topic: '', recipientId: 0, content: '', renderedContent: '', timestamp: 0, client: '', userIds: [], reactions: [], editHistory: [] };
+    console.log(JSON.stringify([%HaveSameMap(stored(1), literal), %HaveSameMap(compactRecord(stored(1)), literal), %HaveSameMap(compactRecord(stored(2)), literal)]));`;
+  const printed = execFileSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim();
+  t.same(JSON.parse(printed), [false, true, true], 'as decoded, a record is shaped otherwise; compacted, as the literal');
 });
