@@ -7,6 +7,7 @@ import { VisibilityPolicy } from '../domain/topic-visibility.js';
 import { assign, setup } from 'xstate';
 import { closeAt, openAt, type Intervals } from '../domain/reception.js';
 import type { ActorKind } from './registry.js';
+import { Interner } from '../shared/interner.js';
 import { idKeyedRecord, withIdKey } from './id-keyed-record.js';
 
 export interface SubscriptionState {
@@ -91,16 +92,8 @@ const newSubscription = (color: string, from: number): SubscriptionState => ({
   wildcardMentionsNotify: null,
 });
 
-/** Colours seen (a palette in practice); bounded so that many custom colours cannot grow it. */
-const colors = new Map<string, string>();
-const MAX_COLORS = 1024;
-
-function sharedColor(color: string): string {
-  const known = colors.get(color);
-  if (known !== undefined) return known;
-  if (colors.size < MAX_COLORS) colors.set(color, color);
-  return color;
-}
+/** Colours (a palette in practice). */
+const colors = new Interner(1024);
 
 /**
  * A restored subscription as one literal, like a new one: msgpackr's decoded objects grow their
@@ -111,7 +104,7 @@ function compactSubscription(state: SubscriptionState): SubscriptionState {
   const compact: SubscriptionState = {
     active: state.active,
     received: state.received,
-    color: sharedColor(state.color),
+    color: colors.get(state.color),
     isMuted: state.isMuted,
     pinToTop: state.pinToTop,
     desktopNotifications: state.desktopNotifications,

@@ -8,20 +8,13 @@
  * lists each); on one core that marking is what stalls the server longest.
  */
 import type { MessageRecord } from '../domain/messages.js';
+import { Interner } from '../shared/interner.js';
 
 /** Frozen: a reader that tried to change a record's list in place would fail loudly, not change every record's. */
 const EMPTY = Object.freeze([]) as unknown as never[];
 
-/** Client names seen (a handful in practice: the apps and bots of an organization); bounded so that odd names cannot grow it. */
-const clients = new Map<string, string>();
-const MAX_CLIENTS = 256;
-
-function sharedClient(client: string): string {
-  const known = clients.get(client);
-  if (known !== undefined) return known;
-  if (clients.size < MAX_CLIENTS) clients.set(client, client);
-  return client;
-}
+/** Client names (a handful in practice: the apps and bots of an organization). */
+const clients = new Interner(256);
 
 const listOrEmpty = <T>(list: T[]): T[] => (list.length === 0 ? EMPTY : list);
 
@@ -42,7 +35,7 @@ export function compactRecord(r: MessageRecord): MessageRecord {
           content: r.content,
           renderedContent: r.renderedContent,
           timestamp: r.timestamp,
-          client: sharedClient(r.client),
+          client: clients.get(r.client),
           userIds: listOrEmpty(r.userIds),
           reactions: listOrEmpty(r.reactions),
           editHistory: listOrEmpty(r.editHistory),
@@ -56,7 +49,7 @@ export function compactRecord(r: MessageRecord): MessageRecord {
           content: r.content,
           renderedContent: r.renderedContent,
           timestamp: r.timestamp,
-          client: sharedClient(r.client),
+          client: clients.get(r.client),
           userIds: listOrEmpty(r.userIds),
           reactions: listOrEmpty(r.reactions),
           editHistory: listOrEmpty(r.editHistory),
