@@ -20,10 +20,10 @@ export function idKeyedRecord<V>(): Record<string, V> {
   return record;
 }
 
-/** A copy of `from` in dictionary form (a spread copy would get array storage again). */
-export function copyIdKeyed<V>(from: Readonly<Record<string, V>>): Record<string, V> {
+/** A copy of `from` in dictionary form (a spread copy would get array storage again), each value through `map` when given. */
+export function copyIdKeyed<V>(from: Readonly<Record<string, V>>, map?: (value: V) => V): Record<string, V> {
   const record = idKeyedRecord<V>();
-  for (const key in from) record[key] = from[key]!;
+  for (const key in from) record[key] = map ? map(from[key]!) : from[key]!;
   return record;
 }
 

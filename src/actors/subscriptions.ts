@@ -8,7 +8,8 @@ import { assign, setup } from 'xstate';
 import { closeAt, openAt, type Intervals } from '../domain/reception.js';
 import type { ActorKind } from './registry.js';
 import { Interner } from '../shared/interner.js';
-import { idKeyedRecord, withIdKey } from './id-keyed-record.js';
+import { withOtherFields } from '../shared/other-fields.js';
+import { copyIdKeyed, idKeyedRecord, withIdKey } from './id-keyed-record.js';
 
 export interface SubscriptionState {
   active: boolean;
@@ -116,14 +117,7 @@ function compactSubscription(state: SubscriptionState): SubscriptionState {
   // Snapshots from before reception intervals have none until the cut-over: the key stays absent.
   if (state.received === undefined) delete compact.received;
   // Fields this version does not know are kept, so that the next snapshot written still has them.
-  for (const key in state) if (!(key in compact)) (compact as unknown as Record<string, unknown>)[key] = (state as unknown as Record<string, unknown>)[key];
-  return compact;
-}
-
-function compactChannels(channels: Readonly<Record<string, SubscriptionState>>): Record<string, SubscriptionState> {
-  const compact = idKeyedRecord<SubscriptionState>();
-  for (const key in channels) compact[key] = compactSubscription(channels[key]!);
-  return compact;
+  return withOtherFields(compact, state);
 }
 
 export const subscriptionsMachine = setup({
@@ -219,5 +213,5 @@ export const subscriptionsKind: ActorKind<typeof subscriptionsMachine> = {
   input: (id) => ({ userId: Number(id) }),
   // A decoded snapshot's channels record has array storage as long as its largest channel id;
   // each subscription is rebuilt in the shape of a new one (see compactSubscription).
-  restored: (snapshot) => ({ ...snapshot, context: { ...snapshot.context, channels: compactChannels(snapshot.context.channels) } }),
+  restored: (snapshot) => ({ ...snapshot, context: { ...snapshot.context, channels: copyIdKeyed(snapshot.context.channels, compactSubscription) } }),
 };

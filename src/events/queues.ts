@@ -348,7 +348,7 @@ export class EventQueues {
       restored.push(this.add(this.compactor.compact({ ...descriptor, ack, lastPoll: now })));
     }
     // A descriptor and its acknowledgement are deleted in one batch, so none should be left alone;
-    // any that is (a store written by other code) is dropped with the log's cleanup below.
+    // any that is (a store written by other code) is deleted here.
     if (acks.size > 0) await this.db.commit([...acks.keys()].flatMap((id) => this.log.descriptorDeletions(id)));
     // Only what follows the oldest acknowledgement is needed; what precedes it (entries a crash
     // kept from being deleted) goes now, in one native range deletion, never read.

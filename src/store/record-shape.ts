@@ -9,6 +9,7 @@
  */
 import type { MessageRecord } from '../domain/messages.js';
 import { Interner } from '../shared/interner.js';
+import { withOtherFields } from '../shared/other-fields.js';
 
 /** Frozen: a reader that tried to change a record's list in place would fail loudly, not change every record's. */
 const EMPTY = Object.freeze([]) as unknown as never[];
@@ -56,6 +57,5 @@ export function compactRecord(r: MessageRecord): MessageRecord {
         };
   // Rare fields (`explicit`, `submessages`), and any this version does not know, added only where
   // present: a record never shows a key it did not have, nor loses one when it is saved again.
-  for (const key in r) if (!(key in compact)) (compact as unknown as Record<string, unknown>)[key] = (r as unknown as Record<string, unknown>)[key];
-  return compact;
+  return withOtherFields(compact, r);
 }
