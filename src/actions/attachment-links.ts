@@ -18,9 +18,13 @@ import { dropAttachment, emitAttachment } from './uploads.js';
  */
 export function relinkUploads(services: Services, tx: Transaction, messageId: number, author: UserRecord, html: string): Record<string, unknown>[] {
   const { attachments } = services;
-  const wanted = new Set(linkedPathIds(html));
+  const linked = linkedPathIds(html);
+  const previous = attachments.ofMessage(messageId);
+  // Most messages link no file, before or after: nothing to build for them.
+  if (linked.length === 0 && previous.length === 0) return [];
+  const wanted = new Set(linked);
   const detached: Record<string, unknown>[] = [];
-  for (const record of attachments.ofMessage(messageId)) {
+  for (const record of previous) {
     if (wanted.delete(record.pathId)) continue;
     const updated = { ...record, messageIds: record.messageIds.filter((id) => id !== messageId) };
     attachments.save(updated, tx);

@@ -90,12 +90,21 @@ export function forgetPrepared(services: Services, id: number): void {
   dropSend(services, id);
 }
 
+/**
+ * The last two records compared and the answer. Records are replaced, never changed in place, so
+ * the answer holds while both are the same objects: a burst to one channel compares the channel
+ * of now with the one stamped for every item, field by field (profiled at ~8% of its CPU).
+ */
+let lastCompared: { a: ChannelRecord; b: ChannelRecord; same: boolean } | undefined;
+
 /** Equal records but for the first message id (records are replaced, never changed in place). */
 function sameButFirstMessage(a: ChannelRecord, b: ChannelRecord): boolean {
   if (a === b) return true;
+  if (lastCompared?.a === a && lastCompared.b === b) return lastCompared.same;
   const fields = Object.keys(a) as (keyof ChannelRecord)[];
-  if (fields.length !== Object.keys(b).length) return false;
-  return fields.every((field) => field === 'firstMessageId' || a[field] === b[field]);
+  const same = fields.length === Object.keys(b).length && fields.every((field) => field === 'firstMessageId' || a[field] === b[field]);
+  lastCompared = { a, b, same };
+  return same;
 }
 
 /** The message checked ahead for `record`, as it is sent now; undefined when it must be checked again. */

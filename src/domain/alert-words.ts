@@ -49,6 +49,9 @@ interface Node {
  * Every word of every user in one automaton. Built when words change (in time their total
  * length); `alerted` reads a message once, whatever the number of users and words.
  */
+/** The answer when no one has alert words (read-only: shared by every message). */
+const NO_ONE: ReadonlySet<number> = new Set<number>();
+
 export class AlertWordMatcher {
   private readonly nodes: Node[] = [{ next: new Map(), fail: 0, words: [] }];
 
@@ -100,9 +103,10 @@ export class AlertWordMatcher {
   }
 
   /** The users one of whose words `content` contains as a whole word (case-insensitively). */
-  alerted(content: string): Set<number> {
+  alerted(content: string): ReadonlySet<number> {
+    // No user has alert words: every message would build an empty set of its own.
+    if (this.empty) return NO_ONE;
     const found = new Set<number>();
-    if (this.empty) return found;
     const text = content.toLowerCase();
     let state = 0;
     let index = 0;

@@ -76,6 +76,9 @@ export const UPLOADS_URL_PREFIX = '/user_uploads/';
  * `potential_attachment_path_ids`. Links inside code are not links, so they do not count.
  */
 export function linkedPathIds(html: string): string[] {
+  // Most messages link no upload; `matchAll` copies its expression on every call (profiled at
+  // ~5% of a burst of sends), a substring test does not.
+  if (!html.includes('/user_uploads/')) return [];
   const found = new Set<string>();
   for (const match of html.matchAll(/<a href="\/user_uploads\/(\d+\/[^"?#]+)"/g)) {
     if (!match[1].startsWith('thumbnail/') && !match[1].startsWith('temporary/')) found.add(unescapeAttribute(match[1]));

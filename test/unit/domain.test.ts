@@ -115,6 +115,7 @@ test('uploads: file names, path ids, links, types, ranges and access', async (t)
   t.match(uploads.sanitizeFileName('é'.repeat(300) + '.txt'), /\.txt$/, 'a long name keeps its extension');
   t.equal(uploads.uploadPathId(2, 0x4e, 'TOKEN', 'a.txt'), '2/4e/TOKEN/a.txt');
   t.equal(uploads.uploadPathId(2, 7, 'TOKEN', 'a.txt'), '2/7/TOKEN/a.txt', 'the byte in hex, unpadded, as Zulip');
+  t.same(uploads.linkedPathIds('<p>no uploads here: <a href="https://x.org/">x</a></p>'), []);
   t.same(uploads.linkedPathIds('<a href="/user_uploads/2/ab/T/a.txt">a</a> <a href="/user_uploads/2/ab/T/a.txt">again</a> <img src="/user_uploads/thumbnail/2/x/y/z.png/840x560.webp"> <a href="https://x.org/user_uploads/2/q">ext</a>'), ['2/ab/T/a.txt']);
   t.equal(uploads.uploadContentType('', 'x.PNG'), 'image/png');
   t.equal(uploads.uploadContentType('application/octet-stream', 'x.pdf'), 'application/pdf');

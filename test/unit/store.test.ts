@@ -10,9 +10,15 @@ import { tempDataDir } from '../helpers/server.js';
 test('keys: fixed width ids sort numerically; free text cannot break out of its part', async (t) => {
   t.ok(pad(9) < pad(10));
   t.equal(pad(123).length, 12);
+  t.equal(pad(0), '000000000000');
+  t.equal(pad(123), '000000000123');
+  t.equal(pad(999_999_999_999), '999999999999');
+  t.equal(pad(1_000_000_000_000), '1000000000000', 'a number wider than the width is left as it is');
   const keys = realmKeys(1);
   t.ok(keys.message(2) < keys.message(10));
   t.not(escapePart('a!b'), 'a!b');
+  t.equal(escapePart('100% done!'), '100%25 done%21');
+  t.equal(escapePart('plain topic'), 'plain topic');
   t.notOk(keys.topicMessage(1, 'a!000000000001', 5).startsWith(keys.topicMessagePrefix(1, 'a')));
 });
 
