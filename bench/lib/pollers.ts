@@ -30,6 +30,8 @@ export class LongPoller {
   bytes = 0;
   /** Connections closed by the server while a poll was waiting, each opened again. */
   reconnects = 0;
+  /** The error the server answered a poll with (its queue dropped), after which this poller stopped. */
+  refused: string | undefined;
   private socket: Socket | undefined;
   private pending: Buffer = Buffer.alloc(0);
 
@@ -84,6 +86,13 @@ export class LongPoller {
     const body = data.toString('utf8', head + 4, head + 4 + length);
     this.pending = data.subarray(head + 4 + length);
     this.bytes += length;
+    if (body.startsWith('{"result":"error"')) {
+      // The queue is gone (dropped by the server, for one: more events waiting than it keeps).
+      // Asking again gets the same error at once, a busy loop on the client's core: stop, and say so.
+      this.refused = body.slice(0, 200);
+      this.running = false;
+      return;
+    }
     const now = performance.now();
     for (let at = body.indexOf(MESSAGE_MARK); at >= 0; at = body.indexOf(MESSAGE_MARK, at + 1)) {
       this.arrivals.set(Number.parseInt(body.slice(at + MESSAGE_MARK.length, at + MESSAGE_MARK.length + 20), 10), now);

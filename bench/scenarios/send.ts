@@ -110,7 +110,14 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
       { name: `delivery p99 (${label})`, value: round(percentile(delays, 99), 2), unit: 'ms', measured: { ...outcome.figure.measured!, bare: undefined, ratios: undefined } },
     ];
     const reconnects = pollers.reduce((sum, p) => sum + p.reconnects, 0);
-    return { figures, missing, unrecorded: requests - acked, eventBytes, reconnects };
+    const refused = pollers.filter((p) => p.refused !== undefined);
+    if (missing > 0 || refused.length > 0) {
+      // Deliveries that never arrived are counted neither in the rate nor in the delays, and a server with fewer pollers
+      // to answer takes messages faster: say so where the figures are read.
+      const warning = `${missing} deliveries not seen within 10 s${refused.length > 0 ? `, ${refused.length} pollers' queues dropped (they fell behind)` : ''}: not a valid figure`;
+      for (const figure of figures) figure.warnings = [...(figure.warnings ?? []), warning];
+    }
+    return { figures, missing, unrecorded: requests - acked, eventBytes, reconnects, refused: refused.length, refusal: refused[0]?.refused };
   } finally {
     for (const poller of pollers) await poller.stop();
     await parley.stop();
@@ -181,6 +188,10 @@ export const send: Scenario = {
       'delivery is timed from the moment the load generator reads the acknowledgement; the server writes the polls\' answers in the same turn as the acknowledgement, so a negative delay means the pollers read theirs first',
     ];
     if (sync.missing || nosync.missing) notes.push(`deliveries not seen within 10 s: ${sync.missing} (durable), ${nosync.missing} (not durable)`);
+    if (sync.refused || nosync.refused) {
+      // A poller that fell too far behind loses its queue (PARLEY_QUEUE_MAX_EVENTS): its deliveries are not counted, and the figures of that side do not hold.
+      notes.push(`⚠ pollers whose queue the server dropped (they fell behind), which then stopped: ${sync.refused} (durable), ${nosync.refused} (not durable); the delivery figures of that side are not valid; the server said: ${sync.refusal ?? nosync.refusal}`);
+    }
     if (sync.reconnects || nosync.reconnects || bareReconnects) {
       notes.push(`poll connections closed by the server and opened again (the poll repeated from the last event read): ${sync.reconnects} (durable), ${nosync.reconnects} (not durable), ${bareReconnects} (bare server)`);
     }
