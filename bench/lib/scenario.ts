@@ -95,6 +95,9 @@ export interface Figure {
   warnings?: string[];
 }
 
+/** Ends a figure's warning when its scenario found the figure does not hold (the goals table then reads it as not valid). */
+export const NOT_VALID = 'not a valid figure';
+
 export interface ScenarioResult {
   scenario: string;
   description: string;

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Figure, ScenarioResult, SideMeasure } from './scenario.js';
+import { NOT_VALID, type Figure, type ScenarioResult, type SideMeasure } from './scenario.js';
 import { headlineLines } from './headline.js';
 
 export interface Machine {
@@ -99,7 +99,7 @@ export function writeSummary(resultsDir: string, summaryPath: string, scenarioOr
   const goal = (text: string, found: Figure | undefined, pick: (f: Figure) => number | undefined, met: (v: number) => boolean) => {
     const value = found ? pick(found) : undefined;
     // A figure its scenario marked as not valid (the send bench's pollers fell behind) meets nothing.
-    const invalid = found?.warnings?.some((w) => w.includes('not a valid figure')) ?? false;
+    const invalid = found?.warnings?.some((w) => w.endsWith(NOT_VALID)) ?? false;
     const verdict = value === undefined ? '' : invalid ? 'not valid (see its warning)' : met(value) ? 'met' : 'not met';
     lines.push(`| ${text} | ${value === undefined ? 'not measured' : value} | ${verdict} |`);
   };

@@ -9,7 +9,7 @@
 import { bodySize } from '../lib/baseline.js';
 import { LongPoller, registerQueue } from '../lib/pollers.js';
 import { startParley, untilCount, type RunningProcess } from '../lib/processes.js';
-import { median, percentile, round, type Figure, type Scenario, type ScenarioContext } from '../lib/scenario.js';
+import { median, NOT_VALID, percentile, round, type Figure, type Scenario, type ScenarioContext } from '../lib/scenario.js';
 import { basicAuth, newDataDir, Seeder, type Credentials } from '../lib/seed.js';
 
 const SUBSCRIBERS = 100;
@@ -114,7 +114,7 @@ async function measure(context: ScenarioContext, label: string, dataDir: string,
     if (missing > 0 || refused.length > 0) {
       // Deliveries that never arrived are counted neither in the rate nor in the delays, and a server with fewer pollers
       // to answer takes messages faster: say so where the figures are read.
-      const warning = `${missing} deliveries not seen within 10 s${refused.length > 0 ? `, ${refused.length} pollers' queues dropped (they fell behind)` : ''}: not a valid figure`;
+      const warning = `${missing} deliveries not seen within 10 s${refused.length > 0 ? `, ${refused.length} pollers' queues dropped (they fell behind)` : ''}: ${NOT_VALID}`;
       for (const figure of figures) figure.warnings = [...(figure.warnings ?? []), warning];
     }
     return { figures, missing, unrecorded: requests - acked, eventBytes, reconnects, refused: refused.length, refusal: refused[0]?.refused };

@@ -45,13 +45,13 @@ interface Node {
   words: { length: number; users: number[] }[];
 }
 
+/** The answer when no one has alert words (read-only: shared by every message). */
+const NO_ONE: ReadonlySet<number> = new Set<number>();
+
 /**
  * Every word of every user in one automaton. Built when words change (in time their total
  * length); `alerted` reads a message once, whatever the number of users and words.
  */
-/** The answer when no one has alert words (read-only: shared by every message). */
-const NO_ONE: ReadonlySet<number> = new Set<number>();
-
 export class AlertWordMatcher {
   private readonly nodes: Node[] = [{ next: new Map(), fail: 0, words: [] }];
 

@@ -78,7 +78,7 @@ export const UPLOADS_URL_PREFIX = '/user_uploads/';
 export function linkedPathIds(html: string): string[] {
   // Most messages link no upload; `matchAll` copies its expression on every call (profiled at
   // ~5% of a burst of sends), a substring test does not.
-  if (!html.includes('/user_uploads/')) return [];
+  if (!html.includes(UPLOADS_URL_PREFIX)) return [];
   const found = new Set<string>();
   for (const match of html.matchAll(/<a href="\/user_uploads\/(\d+\/[^"?#]+)"/g)) {
     if (!match[1].startsWith('thumbnail/') && !match[1].startsWith('temporary/')) found.add(unescapeAttribute(match[1]));
