@@ -5,7 +5,7 @@
  * Both are driven by the same client: one kept-alive socket per poll, parked again each round,
  * and a trigger request on a socket opened in advance; Parley and the baseline alternate.
  */
-import { busySeconds, coreTimes, processCpuSeconds, selfCpuSeconds } from '../lib/cpu.js';
+import { busySeconds, coreTimes, processCpuSecondsPrecise, selfCpuSeconds } from '../lib/cpu.js';
 import type { CpuShares } from '../lib/load.js';
 import { measuredCores, pinning } from '../lib/pinning.js';
 import { ParkedClients, RawClient, registerQueue } from '../lib/pollers.js';
@@ -39,7 +39,7 @@ interface Answered {
 /** Sends the trigger and waits for every parked poll's answer: the time to the last one, and who used the CPU meanwhile. */
 async function answerAll(target: RunningProcess, clients: ParkedClients, answered: Promise<void>, trigger: () => Promise<{ status: number }>): Promise<Answered> {
   const pid = target.child.pid!;
-  const serverBefore = processCpuSeconds(pid);
+  const serverBefore = processCpuSecondsPrecise(pid);
   const selfBefore = selfCpuSeconds();
   const coresBefore = coreTimes();
   const started = performance.now();
@@ -47,7 +47,7 @@ async function answerAll(target: RunningProcess, clients: ParkedClients, answere
   if (response.status !== 200) throw new Error(`fanout: the trigger failed with ${response.status}`);
   const ms = clients.lastAnswerAt - started;
   const wall = (performance.now() - started) / 1000;
-  const server = processCpuSeconds(pid) - serverBefore;
+  const server = processCpuSecondsPrecise(pid) - serverBefore;
   const client = selfCpuSeconds() - selfBefore;
   const cores = measuredCores();
   const busy = cores.length ? busySeconds(coresBefore, coreTimes(), cores) : server + client;
