@@ -9,6 +9,7 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { attachmentFields, mayReadUpload } from '../queries/uploads.js';
 import { dropAttachment, emitAttachment } from './uploads.js';
+import { withFields } from '../shared/with-fields.js';
 
 /**
  * Points a message's uploads at what its rendered HTML links now: files newly linked are
@@ -26,7 +27,7 @@ export function relinkUploads(services: Services, tx: Transaction, messageId: nu
   const detached: Record<string, unknown>[] = [];
   for (const record of previous) {
     if (wanted.delete(record.pathId)) continue;
-    const updated = { ...record, messageIds: record.messageIds.filter((id) => id !== messageId) };
+    const updated = withFields(record, { messageIds: record.messageIds.filter((id) => id !== messageId) });
     attachments.save(updated, tx);
     emitAttachment(services, tx, 'update', updated);
     if (updated.messageIds.length === 0 && updated.ownerId === author.id) detached.push(attachmentFields(services, updated));
@@ -34,7 +35,7 @@ export function relinkUploads(services: Services, tx: Transaction, messageId: nu
   for (const pathId of wanted) {
     const record = attachments.byPathId(pathId);
     if (!record || !mayReadUpload(services, author, record)) continue;
-    const updated = { ...record, messageIds: [...record.messageIds, messageId].sort((a, b) => a - b) };
+    const updated = withFields(record, { messageIds: [...record.messageIds, messageId].sort((a, b) => a - b) });
     attachments.save(updated, tx);
     emitAttachment(services, tx, 'update', updated);
   }
@@ -47,7 +48,7 @@ export function relinkUploads(services: Services, tx: Transaction, messageId: nu
  */
 export function unlinkDeletedMessage(services: Services, tx: Transaction, messageId: number): void {
   for (const record of services.attachments.ofMessage(messageId)) {
-    const updated = { ...record, messageIds: record.messageIds.filter((id) => id !== messageId) };
+    const updated = withFields(record, { messageIds: record.messageIds.filter((id) => id !== messageId) });
     if (updated.messageIds.length === 0) {
       dropAttachment(services, tx, record);
     } else {

@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { messageAudience } from '../queries/message-audience.js';
 import { requireMessage } from '../queries/message-access.js';
+import { withFields } from '../shared/with-fields.js';
 
 /** A custom emoji's code by name: the active one, else any with the name (reactions outlive deactivation). */
 function realmEmojiCode(services: Services, name: string): string | undefined {
@@ -51,13 +52,13 @@ function writeAddReaction(services: Services, tx: Transaction, user: UserRecord,
   const newRow = messageFlags(services, user.id, record) === undefined;
   if (newRow) services.messages.setFlags(user.id, record.id, undefined, HISTORICAL_FLAGS, tx);
   const userIds = newRow && !record.userIds.includes(user.id) ? [...record.userIds, user.id] : record.userIds;
-  const updated = { ...record, userIds, reactions: [...record.reactions, reaction] };
+  const updated = withFields(record, { userIds, reactions: [...record.reactions, reaction] });
   services.messages.save(updated, tx);
   if (record.type === 'stream') {
     const key = topicKey(record.topic!);
     const topic = services.messages.topic(record.channelId!, key, tx);
     if (topic && !topic.participants.includes(user.id)) {
-      services.messages.saveTopic(record.channelId!, key, { ...topic, participants: [...topic.participants, user.id] }, tx);
+      services.messages.saveTopic(record.channelId!, key, withFields(topic, { participants: [...topic.participants, user.id] }), tx);
     }
   }
   tx.emit(reactionEvent(services, 'add', user, updated, reaction), messageAudience(services, updated));
@@ -76,7 +77,7 @@ function writeRemoveReaction(services: Services, tx: Transaction, user: UserReco
   const index = record.reactions.findIndex((r) => r.userId === user.id && r.emojiCode === code && r.reactionType === type);
   if (index < 0) throw new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
   const reaction = record.reactions[index];
-  const updated = { ...record, reactions: record.reactions.filter((_, i) => i !== index) };
+  const updated = withFields(record, { reactions: record.reactions.filter((_, i) => i !== index) });
   services.messages.save(updated, tx);
   tx.emit(reactionEvent(services, 'remove', user, updated, reaction), messageAudience(services, updated));
 }

@@ -8,6 +8,7 @@ import { Flag, type MessageRecord } from '../domain/messages.js';
 import type { Services } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { isDelivered, markedFlags, messageFlags } from '../queries/message-state.js';
+import { withFields } from '../shared/with-fields.js';
 
 /** How many of a channel's ids above a read mark are read ahead for moving it (bounds one write). */
 const AHEAD = 2000;
@@ -37,7 +38,7 @@ export function writeFlags(
   messages.setFlags(userId, record.id, row, after, tx);
   const listed = (after & ~Flag.read) !== 0 || !delivered;
   if (!listed || record.userIds.includes(userId)) return record;
-  return { ...record, userIds: [...record.userIds, userId] };
+  return withFields(record, { userIds: [...record.userIds, userId] });
 }
 
 /**
@@ -144,5 +145,5 @@ export function makeExplicit(services: Services, tx: Transaction, record: Messag
   for (const [userId, flags] of holders) {
     if (messages.row(userId, record.id) === undefined) messages.setFlags(userId, record.id, undefined, flags, tx);
   }
-  return { record: { ...record, explicit: true, userIds: [...holders.keys()] }, flags: holders };
+  return { record: withFields(record, { explicit: true, userIds: [...holders.keys()] }), flags: holders };
 }

@@ -20,6 +20,7 @@ import { botDirectMessage, notifyDirect } from './notifications.js';
 import { sendRequestOf } from './scheduled-messages.js';
 import { keptRender } from '../queries/scheduled-render.js';
 import { dropSend, forgetPrepared, keptSend } from './scheduled-prepared.js';
+import { withFields } from '../shared/with-fields.js';
 
 /** Zulip's failure for a deactivated sender (who gets no notice: they cannot read it). */
 const SENDER_DEACTIVATED = 'Account is deactivated';
@@ -35,7 +36,7 @@ function messageOf(services: Services, record: ScheduledMessageRecord, sender: U
   try {
     // The render made when it was scheduled, when still right: a burst due at once is not
     // rendered again message by message.
-    return prepareMessage(services, sender, record.client, { ...sendRequestOf(record), rendered: keptRender(services, record.id, record.content) });
+    return prepareMessage(services, sender, record.client, withFields(sendRequestOf(record), { rendered: keptRender(services, record.id, record.content) }));
   } catch (error) {
     if (error instanceof ApiError) return error.message;
     throw error;
@@ -57,7 +58,7 @@ function deliverOne(services: Services, tx: Transaction, id: number): void {
     return;
   }
   tx.afterCommit.push(() => dropSend(services, record.id));
-  const failed: ScheduledMessageRecord = { ...record, failed: true, failureMessage: message };
+  const failed: ScheduledMessageRecord = withFields(record, { failed: true, failureMessage: message });
   services.scheduled.save(failed, tx);
   for (const event of updatedEvents(failed)) tx.emit(event, [record.senderId]);
   if (sender?.isActive) notifyDirect(services, tx, sender, failureNotice(record.deliverAt, message));

@@ -25,6 +25,7 @@ import { unixSeconds } from '../services.js';
 import type { Transaction } from '../store/transaction.js';
 import { defaultReadBySender, prepareMessage, type OutgoingMessage, type SendRequest } from './message-send.js';
 import { forgetPrepared, keepSend, sendStamp } from './scheduled-prepared.js';
+import { withFields } from '../shared/with-fields.js';
 
 export interface ScheduleRequest {
   type: string;
@@ -79,7 +80,7 @@ export function removeScheduled(services: Services, tx: Transaction, record: Sch
 export function addScheduled(services: Services, fields: Omit<ScheduledMessageRecord, 'id'>): Promise<number> {
   return services.write((tx) => {
     const id = services.counters.nextRealmId(services.org.id, 'scheduled_message', tx);
-    const record: ScheduledMessageRecord = { ...fields, id };
+    const record: ScheduledMessageRecord = withFields(fields, { id });
     save(services, tx, record, [addedEvent(record)]);
     return id;
   });

@@ -16,6 +16,7 @@ import type { UserRecord } from '../domain/users.js';
 import { dropRender, renderStamp } from '../queries/scheduled-render.js';
 import type { Services } from '../services.js';
 import type { OutgoingMessage } from './message-send.js';
+import { withFields } from '../shared/with-fields.js';
 
 /** What a check read, taken before it ran. */
 export interface SendStamp {
@@ -112,11 +113,11 @@ export function keptSend(services: Services, record: ScheduledMessageRecord, sen
   const kept = keptByServices.get(services)?.get(record.id);
   if (!kept || kept.record !== record || kept.out.sender !== sender || kept.stamp.render !== renderStamp(services)) return undefined;
   const { out, stamp } = kept;
-  const base = { ...out, client: record.client, readBySender: record.readBySender };
+  const base = withFields(out, { client: record.client, readBySender: record.readBySender });
   if (out.destination.type !== 'stream') return base;
   const channel = services.org.channels.get(out.destination.channel.id);
   if (!channel || !stamp.channel || !sameButFirstMessage(channel, stamp.channel)) return undefined;
   const flags = subscribedFlags(services, sender, channel.id);
   if (flags.subscribed !== stamp.subscribed || flags.ownerSubscribed !== stamp.ownerSubscribed) return undefined;
-  return { ...base, destination: { ...out.destination, channel } };
+  return withFields(base, { destination: withFields(out.destination, { channel }) });
 }

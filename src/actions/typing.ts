@@ -10,6 +10,7 @@ import { accessChannelById } from '../queries/channel-access.js';
 import { requireMessage } from '../queries/message-access.js';
 import { mayAlterMessageIn, mayEditContent, refusalError } from '../domain/permissions.js';
 import { unixSeconds } from '../services.js';
+import { withFields } from '../shared/with-fields.js';
 
 /** Channels larger than this get no typing notifications (Zulip's limit). */
 const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
@@ -82,11 +83,11 @@ export function sendEditTyping(services: Services, user: UserRecord, messageId: 
       if (!setting(user, 'send_stream_typing_notifications')) throw badRequest('User has disabled typing notifications for channel messages');
       const subscribers = [...services.subscriptions.subscribersOf(channel.id)].filter(listening);
       if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return;
-      tx.emit({ ...event, recipient: { type: 'channel', channel_id: channel.id, topic: record.topic } }, subscribers);
+      tx.emit(withFields(event, { recipient: { type: 'channel', channel_id: channel.id, topic: record.topic } }), subscribers);
       return;
     }
     if (!setting(user, 'send_private_typing_notifications')) throw badRequest('User has disabled typing notifications for direct messages');
     const userIds = record.dmUserIds!;
-    tx.emit({ ...event, recipient: { type: 'direct', user_ids: userIds } }, userIds.filter(listening));
+    tx.emit(withFields(event, { recipient: { type: 'direct', user_ids: userIds } }), userIds.filter(listening));
   });
 }

@@ -10,6 +10,7 @@ import type { ActorKind } from './registry.js';
 import { Interner } from '../shared/interner.js';
 import { withOtherFields } from '../shared/other-fields.js';
 import { copyIdKeyed, idKeyedRecord, withIdKey } from './id-keyed-record.js';
+import { withFields } from '../shared/with-fields.js';
 
 export interface SubscriptionState {
   active: boolean;
@@ -132,7 +133,7 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'SUBSCRIBE') return context.channels;
         const existing = context.channels[event.channelId];
         const next = existing
-          ? { ...existing, active: true, received: openAt(existing.received ?? [], event.from) }
+          ? withFields(existing, { active: true, received: openAt(existing.received ?? [], event.from) })
           : newSubscription(event.color, event.from);
         return withIdKey<SubscriptionState>(context.channels, event.channelId, next);
       },
@@ -142,7 +143,7 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'UNSUBSCRIBE') return context.channels;
         const existing = context.channels[event.channelId];
         if (!existing) return context.channels;
-        return withIdKey<SubscriptionState>(context.channels, event.channelId, { ...existing, active: false, received: closeAt(existing.received ?? [], event.until) });
+        return withIdKey<SubscriptionState>(context.channels, event.channelId, withFields(existing, { active: false, received: closeAt(existing.received ?? [], event.until) }));
       },
     }),
     cutOver: assign({
@@ -150,7 +151,7 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'CUT_OVER') return context.channels;
         const channels = idKeyedRecord<SubscriptionState>();
         for (const [id, state] of Object.entries(context.channels)) {
-          channels[id] = state.received ? state : { ...state, received: state.active ? [event.from] : [] };
+          channels[id] = state.received ? state : withFields(state, { received: state.active ? [event.from] : [] });
         }
         return channels;
       },
@@ -158,14 +159,14 @@ export const subscriptionsMachine = setup({
     suspend: assign(({ context, event }) => {
       if (event.type !== 'SUSPEND') return {};
       const channels = idKeyedRecord<SubscriptionState>();
-      for (const [id, state] of Object.entries(context.channels)) channels[id] = { ...state, received: closeAt(state.received ?? [], event.until) };
+      for (const [id, state] of Object.entries(context.channels)) channels[id] = withFields(state, { received: closeAt(state.received ?? [], event.until) });
       return { channels, suspended: true };
     }),
     resume: assign(({ context, event }) => {
       if (event.type !== 'RESUME') return {};
       const channels = idKeyedRecord<SubscriptionState>();
       for (const [id, state] of Object.entries(context.channels)) {
-        channels[id] = state.active ? { ...state, received: openAt(state.received ?? [], event.from) } : state;
+        channels[id] = state.active ? withFields(state, { received: openAt(state.received ?? [], event.from) }) : state;
       }
       return { channels, suspended: false };
     }),
@@ -174,7 +175,7 @@ export const subscriptionsMachine = setup({
         if (event.type !== 'SET_PROPERTY') return context.channels;
         const existing = context.channels[event.channelId];
         if (!existing) return context.channels;
-        return withIdKey<SubscriptionState>(context.channels, event.channelId, { ...existing, [SUBSCRIPTION_PROPERTIES[event.property]]: event.value });
+        return withIdKey<SubscriptionState>(context.channels, event.channelId, withFields(existing, { [SUBSCRIPTION_PROPERTIES[event.property]]: event.value }));
       },
     }),
     setTopicVisibility: assign({

@@ -2,6 +2,7 @@
 import { apiEmail, type UserRecord } from '../domain/users.js';
 import type { Services } from '../services.js';
 import { ONLINE_AGAIN_SECONDS, type Presence } from '../store/presence-book.js';
+import { withFields } from '../shared/with-fields.js';
 
 const HISTORY_DAYS = 14;
 
@@ -26,7 +27,7 @@ export function presences(services: Services, slim: boolean, now: number, sinceU
       result[userId] = { active_timestamp: presence.lastActive ?? Math.floor(user.dateJoined / 1000), idle_timestamp: presence.lastConnected };
     } else {
       const entry = legacyEntry(presence, user);
-      result[apiEmail(user, services.org.host)] = { aggregated: entry, website: { ...entry, pushable: false } };
+      result[apiEmail(user, services.org.host)] = { aggregated: entry, website: withFields(entry, { pushable: false }) };
     }
   }
   return result;

@@ -4,6 +4,7 @@ import { topicKey } from '../domain/topics.js';
 import type { Services } from '../services.js';
 import type { TopicRecord } from '../store/messages.js';
 import { messageFlags } from './message-state.js';
+import { withFields } from '../shared/with-fields.js';
 
 /** The newest message of a topic other than those in `except`, or undefined when none remains. */
 export function newestInTopic(services: Services, channelId: number, topic: string, except?: ReadonlySet<number>): Promise<number | undefined> {
@@ -31,7 +32,7 @@ export async function receivedTopics(services: Services, userId: number, channel
     for await (const id of services.messages.ids({ of: 'topic', channelId, topicKey: topicKey(topic.name) }, { reverse: true })) {
       const record = services.messages.get(id);
       if (!record || messageFlags(services, userId, record) === undefined) continue;
-      found.push({ ...topic, maxId: id });
+      found.push(withFields(topic, { maxId: id }));
       break;
     }
   }
