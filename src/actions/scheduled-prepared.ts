@@ -113,11 +113,12 @@ export function keptSend(services: Services, record: ScheduledMessageRecord, sen
   const kept = keptByServices.get(services)?.get(record.id);
   if (!kept || kept.record !== record || kept.out.sender !== sender || kept.stamp.render !== renderStamp(services)) return undefined;
   const { out, stamp } = kept;
-  const base = withFields(out, { client: record.client, readBySender: record.readBySender });
-  if (out.destination.type !== 'stream') return base;
+  const { client, readBySender } = record;
+  if (out.destination.type !== 'stream') return withFields(out, { client, readBySender });
   const channel = services.org.channels.get(out.destination.channel.id);
   if (!channel || !stamp.channel || !sameButFirstMessage(channel, stamp.channel)) return undefined;
   const flags = subscribedFlags(services, sender, channel.id);
   if (flags.subscribed !== stamp.subscribed || flags.ownerSubscribed !== stamp.ownerSubscribed) return undefined;
-  return withFields(base, { destination: withFields(out.destination, { channel }) });
+  // One copy of the message, with the channel of now (the stamped one may differ by its first message id).
+  return withFields(out, { client, readBySender, destination: withFields(out.destination, { channel }) });
 }
