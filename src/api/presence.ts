@@ -2,7 +2,8 @@
 import { badRequest } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { reportPresence } from '../actions/presence.js';
-import { presences } from '../queries/presence.js';
+import { presencesField } from '../queries/presence.js';
+import { RawJson } from '../shared/handler-result.js';
 import * as schemas from '../../schemas/index.js';
 import { me, type Request } from './route.js';
 
@@ -17,9 +18,7 @@ export async function updatePresence(services: Services, request: Request<typeof
   if (p.ping_only) return {};
   const slim = p.slim_presence || p.last_update_id !== undefined;
   const since = p.last_update_id !== undefined && p.last_update_id > 0 ? p.last_update_id : -1;
-  return {
-    presences: presences(services, slim, Math.floor(now), since),
-    server_timestamp: now,
-    presence_last_update_id: services.presence.newestUpdateId,
-  };
+  // Encoded pieces: a report reads everyone who reported since the one before (see presencesField).
+  const fields = `"server_timestamp":${JSON.stringify(now)},"presence_last_update_id":${services.presence.newestUpdateId}`;
+  return new RawJson(fields, undefined, [presencesField(services, slim, Math.floor(now), since)]);
 }

@@ -62,3 +62,31 @@ test('beyond 100 active users a user coming online makes no event (Zulip\'s limi
   const state = (await othello.post('/register', { fetch_event_types: ['presence'] })).body;
   t.equal(state.presences['cordelia@example.com'].aggregated.status, 'active', 'and the state has it');
 });
+
+test('slim reports with last_update_id: only what changed since, each entry as everyone else sees it (its encoding is cached per report)', async (t) => {
+  const { server, cordelia, othello, advance, seconds } = await world(t, { clockStart: Date.UTC(2026, 0, 5, 9) });
+  const prospero = clientFor(server, 'prospero@example.com');
+  const report = async (who: typeof cordelia, status: string, since?: number) => {
+    const response = await who.post('/users/me/presence', { status, slim_presence: true, ...(since === undefined ? {} : { last_update_id: since }) });
+    t.equal(response.status, 200);
+    return response.body as { presences: Record<string, { active_timestamp: number; idle_timestamp: number }>; presence_last_update_id: number; server_timestamp: number };
+  };
+  // The reference: the same presences built as objects (POST /register).
+  const everyone = async () => (await othello.post('/register', { fetch_event_types: ['presence'], slim_presence: true })).body.presences;
+  const idle = await report(prospero, 'idle');
+  t.type(idle.server_timestamp, 'number');
+  const first = await report(cordelia, 'active');
+  t.same(Object.keys(first.presences).sort(), [String(CORDELIA), '7'].sort(), 'without last_update_id: everyone with a presence');
+  t.same(first.presences, await everyone(), 'the same entries as /register shows');
+  const quiet = await report(cordelia, 'active', first.presence_last_update_id);
+  t.same(Object.keys(quiet.presences), [String(CORDELIA)], 'since the last report: only her own new one');
+  advance(600);
+  await report(prospero, 'active');
+  const changed = await report(cordelia, 'active', quiet.presence_last_update_id);
+  t.same(Object.keys(changed.presences).sort(), [String(CORDELIA), '7'].sort(), 'a later report of another user shows again');
+  const now = await everyone();
+  t.same(changed.presences['7'], now['7'], "his entry is his new one, not the one encoded for his first report");
+  t.same(changed.presences['7'], { active_timestamp: seconds(), idle_timestamp: seconds() }, 'active since his active report, ten minutes after his idle one');
+  t.not(changed.presences['7']!.idle_timestamp, first.presences['7']!.idle_timestamp);
+  t.ok(changed.presence_last_update_id > quiet.presence_last_update_id);
+});
