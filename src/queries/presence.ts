@@ -18,14 +18,13 @@ export function legacyEntry(presence: Presence, user: UserRecord) {
  * every user's presence; never those who turned presence_enabled off (shown to nobody, whatever
  * was recorded before), nor entries older than Zulip's two weeks.
  */
-function* shown(services: Services, now: number, sinceUpdateId: number): Generator<[UserRecord, Presence]> {
-  const candidates = sinceUpdateId >= 0 ? services.presence.changedSince(sinceUpdateId) : services.presence.entries();
-  for (const [userId, presence] of candidates) {
+function forEachShown(services: Services, now: number, sinceUpdateId: number, visit: (user: UserRecord, presence: Presence) => void): void {
+  services.presence.forEachSince(sinceUpdateId, (userId, presence) => {
     const user = services.org.users.get(userId);
-    if (!user || !user.isActive || user.isBot || user.settings.presence_enabled === false) continue;
-    if (now - presence.lastConnected > HISTORY_DAYS * 86400 || presence.updateId <= sinceUpdateId) continue;
-    yield [user, presence];
-  }
+    if (!user || !user.isActive || user.isBot || user.settings.presence_enabled === false) return;
+    if (now - presence.lastConnected > HISTORY_DAYS * 86400 || presence.updateId <= sinceUpdateId) return;
+    visit(user, presence);
+  });
 }
 
 const slimEntry = (presence: Presence, user: UserRecord) => ({ active_timestamp: presence.lastActive ?? Math.floor(user.dateJoined / 1000), idle_timestamp: presence.lastConnected });
@@ -33,14 +32,14 @@ const slimEntry = (presence: Presence, user: UserRecord) => ({ active_timestamp:
 /** The `presences` object, keyed by email (legacy) or by user id (slim). */
 export function presences(services: Services, slim: boolean, now: number, sinceUpdateId = -1): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const [user, presence] of shown(services, now, sinceUpdateId)) {
+  forEachShown(services, now, sinceUpdateId, (user, presence) => {
     if (slim) {
       result[user.id] = slimEntry(presence, user);
     } else {
       const entry = legacyEntry(presence, user);
       result[apiEmail(user, services.org.host)] = { aggregated: entry, website: withFields(entry, { pushable: false }) };
     }
-  }
+  });
   return result;
 }
 
@@ -70,11 +69,11 @@ const CLOSE = Buffer.from('}');
 export function presencesField(services: Services, slim: boolean, now: number, sinceUpdateId = -1): Buffer[] {
   if (!slim) return [Buffer.from(`"presences":${JSON.stringify(presences(services, false, now, sinceUpdateId))}`)];
   const pieces: Buffer[] = [PRESENCES_OPEN];
-  for (const [user, presence] of shown(services, now, sinceUpdateId)) {
+  forEachShown(services, now, sinceUpdateId, (user, presence) => {
     const entry = slimEntryBytes(presence, user);
     // The first entry goes without its comma.
     pieces.push(pieces.length === 1 ? entry.subarray(1) : entry);
-  }
+  });
   pieces.push(CLOSE);
   return pieces;
 }
