@@ -109,7 +109,9 @@ function currentEntry(services: Services, record: MessageRecord, lookups: ListLo
     forms: [],
     firstForms: [],
   };
-  cache.set(record.id, fresh);
+  // Kept only beside a kept record: an entry is valid only with its record, and a record read
+  // once from the store is not kept (store/record-cache.ts), so its entry would only be churn.
+  if (services.messages.cache.peek(record.id) === record) cache.set(record.id, fresh);
   return fresh;
 }
 

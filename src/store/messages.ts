@@ -99,7 +99,8 @@ export class MessageStore {
     const stored = this.db.get<MessageRecord>(this.keys.message(id));
     if (!stored) return undefined;
     const record = compactRecord(stored);
-    this.remember(record);
+    // Kept from its second read on (see record-cache.ts): history scrolled through once is not.
+    this.cache.admit(record);
     return record;
   }
 

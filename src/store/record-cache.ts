@@ -4,6 +4,14 @@
  * read in since it last did: a page read again and again then costs a lookup, not two Map writes
  * (and the rehashing their holes bring), while a record used at least that often is never the
  * oldest when one must go.
+ *
+ * A record read from the store is kept only at its second read while its id is still among the
+ * ids read lately (`admit`): scrolling back through old history reads each record once, and
+ * keeping those pushed out what is read again and again (the newest pages of the channels) while
+ * every one of them, kept a while and then dropped, went through the collector's old generation.
+ * In the mixed bench (scroll back is a fifth of the reads) that churn was the server's steady
+ * source of major collections, whose marking stalled the event loop under load. A record read once
+ * is garbage as soon as its answer is written, and dies young.
  */
 import type { MessageRecord } from '../domain/messages.js';
 
@@ -20,6 +28,8 @@ export class RecordCache {
   private readonly records = new Map<number, Slot>();
   /** Records put in so far. */
   private added = 0;
+  /** Ids of records read from the store once lately and not kept, oldest first (numbers only: no record held). */
+  private readonly readOnce = new Set<number>();
 
   constructor(private readonly maxRecords: number) {}
 
@@ -45,6 +55,19 @@ export class RecordCache {
     this.added++;
     this.place(record);
     if (this.records.size > this.maxRecords) this.records.delete(this.records.keys().next().value!);
+  }
+
+  /**
+   * A record just read from the store: kept when its id was read once lately (the second read of
+   * it), else its id is noted and the record is not kept.
+   */
+  admit(record: MessageRecord): void {
+    if (this.readOnce.delete(record.id)) {
+      this.set(record);
+      return;
+    }
+    this.readOnce.add(record.id);
+    if (this.readOnce.size > this.maxRecords) this.readOnce.delete(this.readOnce.values().next().value!);
   }
 
   /** Every cached record by id, oldest first, places kept (for readers of the whole cache, such as the tests' state watch). */

@@ -42,3 +42,28 @@ test('the record cache', async (t) => {
   fresh.delete(5);
   t.equal(fresh.get(5), undefined, 'deleted');
 });
+
+test('a record read from the store is kept at its second read while its first is still remembered', async (t) => {
+  const cache = new RecordCache(3);
+  const first = record(1);
+  cache.admit(first);
+  t.equal(cache.peek(1), undefined, 'read once: not kept');
+  t.equal(cache.size, 0);
+  const second = record(1);
+  cache.admit(second);
+  t.equal(cache.peek(1), second, 'read again: kept (the record of the second read)');
+  cache.admit(record(1));
+  t.equal(cache.peek(1), second, 'a kept record is not replaced by admitting another read of it');
+
+  // Only the last `maxRecords` ids read once are remembered.
+  for (let id = 10; id <= 13; id++) cache.admit(record(id));
+  cache.admit(record(10));
+  t.equal(cache.peek(10), undefined, 'id 10 was forgotten after three more reads: its second read counts as a first');
+  cache.admit(record(13));
+  t.ok(cache.peek(13), 'id 13 was still remembered: kept');
+
+  // What was written is kept at once.
+  const written = new RecordCache(3);
+  written.set(record(7));
+  t.ok(written.peek(7), 'set keeps a record without a first read');
+});
