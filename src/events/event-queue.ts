@@ -67,7 +67,7 @@ export interface QueueOwner {
   acknowledged(queue: EventQueue): void;
   /**
    * Asked to call `flush()` once the deliveries of the current commit are all in (the owner
-   * batches every queue of a commit into one microtask, rather than one per queue).
+   * batches every queue of a commit into one turn's check phase, rather than one callback per queue).
    */
   flushWanted(queue: EventQueue): void;
 }

@@ -46,7 +46,7 @@ export class EventQueues {
   private readonly byUser = new Map<number, Set<EventQueue>>();
   /** Queues that see every public-channel message (all_public_streams, or a narrow). */
   private readonly watchers = new Set<EventQueue>();
-  /** Queues to answer once the deliveries already under way are all in (one microtask for all). */
+  /** Queues to answer once the deliveries already under way are all in (one setImmediate for all: events/flush-batch.ts). */
   private readonly toFlush = new FlushBatch();
   /** Queues whose acknowledgement moved since it was last written. */
   private readonly unsaved = new Set<EventQueue>();
