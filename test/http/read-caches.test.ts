@@ -75,6 +75,21 @@ test('serialised reads', async (t) => {
     t.equal(restarted.services.readCaches.messages.counts.encoded, 0, 'a restarted server starts with nothing encoded');
     const again = await clientFor(restarted, 'hamlet@example.com').get('/messages', { narrow: [], anchor: 'newest', num_before: 8, num_after: 0 });
     t.same(again.body, before, 'the same page after a restart');
+
+    // A record read once from the store is not kept (store/record-cache.ts), nor its JSON; its
+    // second read keeps both. (Some of the page may have been read once at start already.)
+    const kept = restarted.services.messages.cache;
+    const restartedCounts = restarted.services.readCaches.messages.counts;
+    const page = (again.body.messages as { id: number }[]).map((m) => m.id);
+    const readOnce = page.filter((id) => kept.peek(id) === undefined);
+    t.ok(readOnce.length > 0, 'records read from the store for the first time are not kept');
+    const read = () => clientFor(restarted, 'hamlet@example.com').get('/messages', { narrow: [], anchor: 'newest', num_before: 8, num_after: 0 });
+    const afterFirst = restartedCounts.encoded;
+    t.same((await read()).body, before, 'the second read: the same page');
+    t.ok(page.every((id) => kept.peek(id) !== undefined), 'read twice: every record kept');
+    t.equal(restartedCounts.encoded, afterFirst + readOnce.length, 'those not kept were encoded again, the others reused');
+    t.same((await read()).body, before, 'the third read: the same page');
+    t.equal(restartedCounts.encoded, afterFirst + readOnce.length, 'the third read encodes nothing: the JSON was kept with the records');
   });
 
   t.test('GET /users: every member as GET /users/{id} shows them, for each role', async (t) => {
