@@ -2,7 +2,7 @@
  * The headline: how many people one Parley process serves well. Simulated people (each with a
  * registered queue and a parked long-poll, acting once every 10 s on average with Mattermost's
  * action mix) on an organization of 20,000 people, 2,174 channels of 10 to 5,000 members and
- * 1,000,000 stored messages; steps of 500, 1,000, 1,500, 2,000, 3,000, 5,000, 10,000 and 20,000 people until
+ * 1,000,000 stored messages; steps of 500 people up to 4,000, then 5,000, 10,000 and 20,000 people until
  * unhealthy. `--quick`: 2,000 people, 100,000 messages, short steps. BENCH_MIXED_USERS,
  * BENCH_MIXED_MESSAGES, BENCH_MIXED_STEPS (comma-separated), BENCH_MIXED_SECONDS (measured
  * seconds per step) and BENCH_MIXED_PROCESSES (load generators) override the plan.
@@ -11,7 +11,7 @@ import { HEALTHY_P99_MS, runMixed, type MixedOutcome, type MixedStep } from '../
 import type { Figure, Scenario, ScenarioResult } from '../lib/scenario.js';
 import { MIX } from '../lib/crowd-actions.js';
 
-const FULL_PLAN = { users: 20_000, messages: 1_000_000, steps: [500, 1000, 1500, 2000, 2500, 3000, 4000, 5000, 10_000, 20_000], warmSeconds: 10, measureSeconds: 40 };
+const FULL_PLAN = { users: 20_000, messages: 1_000_000, steps: [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 10_000, 20_000], warmSeconds: 10, measureSeconds: 40 };
 const QUICK_PLAN = { users: 2000, messages: 100_000, steps: [200, 500, 1000, 2000], warmSeconds: 3, measureSeconds: 10 };
 
 function plan(quick: boolean) {
