@@ -22,7 +22,7 @@ function forEachShown(services: Services, now: number, sinceUpdateId: number, vi
   services.presence.forEachSince(sinceUpdateId, (userId, presence) => {
     const user = services.org.users.get(userId);
     if (!user || !user.isActive || user.isBot || user.settings.presence_enabled === false) return;
-    if (now - presence.lastConnected > HISTORY_DAYS * 86400 || presence.updateId <= sinceUpdateId) return;
+    if (now - presence.lastConnected > HISTORY_DAYS * 86400) return;
     visit(user, presence);
   });
 }

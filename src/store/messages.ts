@@ -107,7 +107,7 @@ export class MessageStore {
   /** Writes a record (new or replaced). Records are replaced, never mutated. */
   save(record: MessageRecord, tx: Transaction): void {
     tx.put(this.keys.message(record.id), record);
-    this.remember(compactRecord(record));
+    this.cache.set(compactRecord(record));
     // The store still holds the previous version (or none): read it again from there.
     tx.onRollback(() => this.cache.delete(record.id));
     this.watcher?.changed(record.id, tx);
@@ -138,10 +138,6 @@ export class MessageStore {
     const prefix = this.keys.message(0).slice(0, -ID_WIDTH);
     for await (const [key] of this.db.scan<unknown>({ gt: prefix, lt: prefixEnd(prefix) }, { reverse: true, limit: 1 })) return idOfKey(key);
     return 0;
-  }
-
-  private remember(record: MessageRecord): void {
-    this.cache.set(record);
   }
 
   // --- where a message is listed -------------------------------------------------------

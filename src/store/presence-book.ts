@@ -53,6 +53,7 @@ export class PresenceBook {
     return this.byUser.size ? this.lastUpdateId : -1;
   }
 
+  /** Every presence (what `forEachSince(-1, …)` visits; the unit tests' reference). */
   entries(): IterableIterator<[number, Presence]> {
     return this.byUser.entries();
   }
